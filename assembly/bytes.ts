@@ -1,0 +1,53 @@
+// Byte classes for URL and pattern normalisation, as one 256-entry lookup table.
+
+export const CLASS_UNRESERVED: u8 = 1; // RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
+export const CLASS_ENCODE: u8 = 2; // must be percent-encoded before comparison (RFC 9309 2.2.2)
+export const CLASS_HEX: u8 = 4;
+export const CLASS_SPECIAL: u8 = 8; // '%', '*', '$': need attention in the RFC normalisation
+export const CLASS_PATH_END: u8 = 16; // '/', '?', ';': start of a path in a URL
+
+const CLASSES = memory.data(256);
+const HEX_VALUES = memory.data(256);
+const HEX_DIGITS = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70]);
+
+let initialised = false;
+
+/** Fills the lookup tables once; cheap, and keeps the data section free of a 512-byte literal. */
+export function initClasses(): void {
+  if (initialised) return;
+  initialised = true;
+  for (let c = 0; c < 256; c++) {
+    let k: u8 = 0;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 46 || c == 95 || c == 126) {
+      k |= CLASS_UNRESERVED;
+    }
+    // Controls, space, bytes >= 0x80 and the ASCII characters RFC 3986 never allows in a URI.
+    if (c <= 0x20 || c >= 0x7f || c == 34 || c == 60 || c == 62 || c == 92 || c == 94 || c == 96 || c == 123 || c == 124 || c == 125) {
+      k |= CLASS_ENCODE;
+    }
+    let hv: u8 = 0xff;
+    if (c >= 48 && c <= 57) hv = <u8>(c - 48);
+    else if (c >= 65 && c <= 70) hv = <u8>(c - 55);
+    else if (c >= 97 && c <= 102) hv = <u8>(c - 87);
+    if (hv != 0xff) k |= CLASS_HEX;
+    if (c == 37 || c == 42 || c == 36) k |= CLASS_SPECIAL;
+    if (c == 47 || c == 63 || c == 59) k |= CLASS_PATH_END;
+    store<u8>(CLASSES + c, k);
+    store<u8>(HEX_VALUES + c, hv);
+  }
+}
+
+// @ts-ignore: decorator
+@inline export function byteClass(c: u32): u8 {
+  return load<u8>(CLASSES + c);
+}
+
+// @ts-ignore: decorator
+@inline export function hexValue(c: u32): u32 {
+  return <u32>load<u8>(HEX_VALUES + c);
+}
+
+// @ts-ignore: decorator
+@inline export function hexDigit(v: u32): u8 {
+  return load<u8>(HEX_DIGITS + (v & 15));
+}

@@ -1,0 +1,100 @@
+// Exports of the WebAssembly module: integers and pointers only. Memory is owned by the
+// TypeScript side (src/wasm/memory.ts); nothing here allocates.
+
+import { HDR_FLAGS, FLAG_RFC, RESULT_ROBOTS_TXT } from '../src/compile/layout';
+import { initClasses } from './bytes';
+import { findPath, pathEnd, pathNeedsSlash, pathStart } from './path';
+import { needsRfcNormalization, normalizeInto, NORMALIZE_URL_RFC } from './normalize';
+import { bestRule, verdictOf } from './match';
+
+const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
+
+/** First byte the TypeScript allocator may hand out. */
+export function heapBase(): usize {
+  initClasses();
+  return (__heap_base + 15) & ~15;
+}
+
+/**
+ * The deciding rule for one URL: its strength number, -1 when no rule matches, -2 when the
+ * path is /robots.txt (always allowed in RFC mode). `scratch` needs 3 * urlLen + 1 bytes.
+ */
+export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize): i32 {
+  const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
+  findPath(url, urlLen, !rfc);
+  const n = pathEnd - pathStart;
+  let path = url + pathStart;
+  let len = n;
+  if (rfc) {
+    if (pathNeedsSlash || needsRfcNormalization(path, n)) {
+      let o = 0;
+      if (pathNeedsSlash) store<u8>(scratch, 0x2f), (o = 1);
+      len = o + normalizeInto(path, n, scratch + o, NORMALIZE_URL_RFC);
+      path = scratch;
+    }
+    if (len == 11 && memory.compare(path, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
+  } else if (pathNeedsSlash) {
+    store<u8>(scratch, 0x2f);
+    memory.copy(scratch + 1, path, n);
+    path = scratch;
+    len = n + 1;
+  }
+  return <i32>bestRule(table, path, len);
+}
+
+// @ts-ignore: decorator
+@inline function verdict(table: usize, r: i32): u8 {
+  return r == RESULT_ROBOTS_TXT ? 1 : verdictOf(table, <u32>r);
+}
+
+/**
+ * Verdicts (1 allow, 0 disallow) for `count` URLs stored at `base`; `spans` holds a
+ * (offset from base, length) pair of u32 per URL. `scratch` needs 3 * longest + 1 bytes.
+ */
+export function checkSpans(table: usize, base: usize, spans: usize, count: i32, out: usize, scratch: usize): void {
+  for (let i = 0; i < count; i++) {
+    const s = spans + (<usize>i << 3);
+    const r = checkOne(table, base + <usize>load<u32>(s), <i32>load<u32>(s + 4), scratch);
+    store<u8>(out + i, verdict(table, r));
+  }
+}
+
+/**
+ * Verdicts for the newline-separated URLs in buf[0, len): one byte per line (a CR before the
+ * LF is part of the line end; a final line without LF counts). Returns the number of lines.
+ * `out` needs room for one byte per line, `scratch` 3 * longest line + 1 bytes.
+ */
+export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize): i32 {
+  let count = 0;
+  let start = 0;
+  while (start < len) {
+    let end = start;
+    while (end < len && load<u8>(buf + end) != 0x0a) end++;
+    let lineEnd = end;
+    if (lineEnd > start && load<u8>(buf + lineEnd - 1) == 0x0d) lineEnd--;
+    const r = checkOne(table, buf + start, lineEnd - start, scratch);
+    store<u8>(out + count, verdict(table, r));
+    count++;
+    start = end + 1;
+  }
+  return count;
+}
+
+/** Normalises one pattern (see normalize.ts for `how`); `dst` needs 3 * len bytes. */
+export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i32 {
+  return normalizeInto(src, len, dst, how);
+}
+
+/**
+ * Writes the path of a URL the way a check sees it (extracted, and normalised when `rfc`) to
+ * `dst` (3 * len + 1 bytes) and returns its length.
+ */
+export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
+  findPath(url, len, !rfc);
+  const n = pathEnd - pathStart;
+  let o = 0;
+  if (pathNeedsSlash) store<u8>(dst, 0x2f), (o = 1);
+  if (rfc) return o + normalizeInto(url + pathStart, n, dst + o, NORMALIZE_URL_RFC);
+  memory.copy(dst + o, url + pathStart, n);
+  return o + n;
+}

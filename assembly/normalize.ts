@@ -1,0 +1,74 @@
+// Percent-encoding normalisation of URL paths and rule patterns: the one implementation of it.
+//
+// RFC mode (RFC 9309 2.2.2 Figure 4, 2.2.3 Figure 6; RFC 3986 6.2.2): %xx of an unreserved
+// byte is decoded, other %xx get uppercase hex, a '%' that starts no escape becomes %25,
+// bytes outside printable ASCII and the ASCII characters a URI never holds are encoded.
+// '*' and '$' in a URL are data, so they become %2A and %24; in a pattern '*' is the
+// wildcard and a final '$' the end anchor, and any other '$' is data (%24). URL and
+// pattern then compare byte for byte, so equivalent URIs match the same rules.
+//
+// Google mode (patterns only; URLs are compared as given): %xx gets uppercase hex and every
+// byte >= 0x80 is encoded; nothing else changes.
+
+import { byteClass, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_SPECIAL, CLASS_UNRESERVED } from './bytes';
+
+export const NORMALIZE_URL_RFC: i32 = 0;
+export const NORMALIZE_PATTERN_RFC: i32 = 1;
+export const NORMALIZE_PATTERN_GOOGLE: i32 = 2;
+
+// @ts-ignore: decorator
+@inline function putEscape(dst: usize, o: i32, v: u32): i32 {
+  store<u8>(dst + o, 0x25);
+  store<u8>(dst + o + 1, hexDigit(v >> 4));
+  store<u8>(dst + o + 2, hexDigit(v));
+  return o + 3;
+}
+
+/** True when the RFC normalisation of these bytes would change them (the common ASCII case does not). */
+export function needsRfcNormalization(src: usize, len: i32): bool {
+  for (let i = 0; i < len; i++) {
+    if ((byteClass(load<u8>(src + i)) & (CLASS_ENCODE | CLASS_SPECIAL)) != 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Writes the normalised form of `len` bytes at `src` to `dst` (room for 3 * len bytes) and
+ * returns its length. `how` is one of the NORMALIZE_* constants.
+ */
+export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
+  let o = 0;
+  for (let i = 0; i < len; i++) {
+    const c = <u32>load<u8>(src + i);
+    const k = byteClass(c);
+    if (c == 0x25) {
+      if (i + 2 < len && (byteClass(load<u8>(src + i + 1)) & byteClass(load<u8>(src + i + 2)) & CLASS_HEX) != 0) {
+        const v = (hexValue(load<u8>(src + i + 1)) << 4) | hexValue(load<u8>(src + i + 2));
+        i += 2;
+        if (how != NORMALIZE_PATTERN_GOOGLE && (byteClass(v) & CLASS_UNRESERVED) != 0) {
+          store<u8>(dst + o++, <u8>v);
+        } else {
+          o = putEscape(dst, o, v);
+        }
+      } else if (how == NORMALIZE_PATTERN_GOOGLE) {
+        store<u8>(dst + o++, 0x25);
+      } else {
+        o = putEscape(dst, o, 0x25);
+      }
+    } else if (how == NORMALIZE_PATTERN_GOOGLE) {
+      if (c >= 0x80) o = putEscape(dst, o, c);
+      else store<u8>(dst + o++, <u8>c);
+    } else if ((k & CLASS_ENCODE) != 0) {
+      o = putEscape(dst, o, c);
+    } else if (c == 0x2a) {
+      if (how == NORMALIZE_PATTERN_RFC) store<u8>(dst + o++, 0x2a);
+      else o = putEscape(dst, o, c);
+    } else if (c == 0x24) {
+      if (how == NORMALIZE_PATTERN_RFC && i == len - 1) store<u8>(dst + o++, 0x24);
+      else o = putEscape(dst, o, c);
+    } else {
+      store<u8>(dst + o++, <u8>c);
+    }
+  }
+  return o;
+}

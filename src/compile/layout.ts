@@ -1,0 +1,43 @@
+// Byte offsets of the compiled table, shared by the writer (src/compile/table.ts, where the
+// format is documented) and the reader (assembly/match.ts). This file is compiled by both
+// TypeScript and AssemblyScript, so it holds plain integer constants only.
+
+export const TABLE_MAGIC = 0x31545752; // "RWT1" little-endian
+export const TABLE_VERSION = 1;
+
+export const HDR_MAGIC = 0;
+export const HDR_TOTAL_LEN = 4;
+export const HDR_FLAGS = 8;
+export const HDR_RULE_COUNT = 12;
+export const HDR_RULES_OFF = 16;
+export const HDR_ROOT_OFF = 20;
+export const HDR_POOL_OFF = 24;
+export const HDR_POOL_LEN = 28;
+export const HEADER_SIZE = 32;
+
+export const FLAG_RFC = 1;
+
+export const RULE_ID = 0;
+export const RULE_LINE = 4;
+export const RULE_PAT_OFF = 8;
+export const RULE_PAT_LEN_KIND = 12;
+export const RULE_SIZE = 16;
+// RULE_PAT_LEN_KIND = (pattern length << RULE_LEN_SHIFT) | RULE_DERIVED_BIT? | RULE_ALLOW_BIT?
+export const RULE_LEN_SHIFT = 2;
+export const RULE_ALLOW_BIT = 1;
+export const RULE_DERIVED_BIT = 2;
+
+export const NODE_LABEL_OFF = 0;
+export const NODE_LABEL_LEN = 4;
+export const NODE_PREFIX_RULE = 8;
+export const NODE_END_RULE = 12;
+export const NODE_WILD_OFF = 16;
+export const NODE_WILD_COUNT = 20;
+export const NODE_CHILD_COUNT = 24;
+export const NODE_FIXED_SIZE = 28;
+
+export const NO_RULE = 0xffffffff;
+
+// Results of a single check, as returned by the kernel.
+export const RESULT_NO_MATCH = -1;
+export const RESULT_ROBOTS_TXT = -2;

@@ -1,0 +1,142 @@
+// RobotsTxt: a parsed robots.txt file, and the questions a crawler asks of it.
+
+import { normalizePatterns } from './compile/patterns.js';
+import { buildTable, type TableRule } from './compile/table.js';
+import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
+import { Matcher, type Explanation } from './matcher.js';
+import { agentKey } from './robots/agent.js';
+import { prepareBody, type RobotsBody } from './robots/body.js';
+import { buildGroups, groupsFor, type RobotsStructure } from './robots/groups.js';
+import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
+
+const decoder = new TextDecoder();
+
+function checkAgent(agent: unknown): asserts agent is string {
+  if (typeof agent !== 'string') {
+    throw new TypeError(`robots-wasm: agent must be a string, got ${agent === null ? 'null' : typeof agent}`);
+  }
+}
+
+/** Which groups applied to an agent, and why. */
+export interface GroupSelection {
+  /** `specific`: groups naming the agent (merged); `global`: the `*` groups; `none`: no group applies. */
+  source: 'specific' | 'global' | 'none';
+  /** 1-based lines of the user-agent line that opens each applying group. */
+  lines: number[];
+}
+
+export class RobotsTxt {
+  /** The semantics this file was parsed with. */
+  readonly mode: Mode;
+  /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */
+  readonly sitemaps: readonly string[];
+  /** True when the body was longer than maxBytes and its tail was ignored. */
+  readonly truncated: boolean;
+  /** Bytes that were parsed. */
+  readonly parsedBytes: number;
+  readonly #bytes: Uint8Array;
+  readonly #structure: RobotsStructure;
+  readonly #matchers = new Map<string, Matcher>();
+
+  private constructor(bytes: Uint8Array, mode: Mode, truncated: boolean) {
+    this.mode = mode;
+    this.#bytes = bytes;
+    this.truncated = truncated;
+    this.parsedBytes = bytes.length;
+    this.#structure = buildGroups(bytes, mode);
+    this.sitemaps = Object.freeze(this.#structure.sitemaps);
+  }
+
+  /**
+   * Parses a robots.txt body. Never throws on content: whatever lines can be read are used
+   * (RFC 9309 2.3.1.5). Throws a TypeError on misuse (a body that is not text or bytes, an
+   * unknown mode, a bad maxBytes).
+   */
+  static parse(body: RobotsBody, options?: ParseOptions): RobotsTxt {
+    const resolved = resolveParseOptions(options);
+    const prepared = prepareBody(body, resolved);
+    return new RobotsTxt(prepared.bytes, resolved.mode, prepared.truncated);
+  }
+
+  /** Which groups apply to `agent`. */
+  selectGroups(agent: string): GroupSelection {
+    checkAgent(agent);
+    const { groups, specific } = groupsFor(this.#structure, agent, this.mode);
+    const source = groups.length === 0 ? 'none' : specific ? 'specific' : 'global';
+    return { source, lines: groups.map((g) => this.#structure.groups[g].line) };
+  }
+
+  /**
+   * The agent's merged group compiled into a table (cached: the same agent gets the same
+   * matcher until it is disposed).
+   */
+  matcher(agent: string): Matcher {
+    checkAgent(agent);
+    const key = agentKey(agent, this.mode) ?? '*';
+    const cached = this.#matchers.get(key);
+    if (cached !== undefined && !cached.disposed) return cached;
+    const matcher = Matcher.fromTable(buildTable(this.#tableRules(agent), this.mode));
+    this.#matchers.set(key, matcher);
+    return matcher;
+  }
+
+  #tableRules(agent: string): TableRule[] {
+    const { groups } = groupsFor(this.#structure, agent, this.mode);
+    const selected = [];
+    for (const g of groups) {
+      const group = this.#structure.groups[g];
+      for (let r = group.ruleStart; r < group.ruleEnd; r++) selected.push(r);
+    }
+    const records = selected.map((r) => this.#structure.rules[r]);
+    const patterns = normalizePatterns(this.#bytes, records, this.mode);
+    const rules: TableRule[] = [];
+    selected.forEach((id, i) => {
+      const { allow, line } = records[i];
+      const pattern = patterns[i];
+      rules.push({ id, line, allow, derived: false, pattern });
+      if (allow && this.mode === 'google') {
+        // The reference retries an Allow ending in "/index.htm..." as "<dir>/$" (allowing the
+        // directory itself); as an extra rule it decides exactly when the retry would.
+        const slash = pattern.lastIndexOf('/');
+        if (slash >= 0 && pattern.startsWith('/index.htm', slash)) {
+          rules.push({ id, line, allow, derived: true, pattern: `${pattern.slice(0, slash + 1)}$` });
+        }
+      }
+    });
+    return rules;
+  }
+
+  /** May `agent` fetch `url` (a full URL or a path)? */
+  isAllowed(url: string, agent: string): boolean {
+    return this.matcher(agent).isAllowed(url);
+  }
+
+  /** The verdict for `url` and the rule of this file that decided it, with its line. */
+  explain(url: string, agent: string): Explanation {
+    const matcher = this.matcher(agent);
+    const r = matcher.decide(url);
+    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
+    const compiled = matcher.rule(r);
+    const record = this.#structure.rules[compiled.id];
+    let pattern = decoder.decode(this.#bytes.subarray(record.valueStart, record.valueEnd));
+    if (compiled.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
+    return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: record.line } };
+  }
+
+  /** Crawl-delay in seconds from the agent's group (or the `*` group when none names it), if given. */
+  crawlDelay(agent: string): number | undefined {
+    checkAgent(agent);
+    const { groups } = groupsFor(this.#structure, agent, this.mode);
+    for (const g of groups) {
+      const delay = this.#structure.groups[g].crawlDelay;
+      if (delay !== undefined) return delay;
+    }
+    return undefined;
+  }
+
+  /** Frees the tables of every matcher this file compiled. */
+  dispose(): void {
+    for (const matcher of this.#matchers.values()) matcher.dispose();
+    this.#matchers.clear();
+  }
+}

@@ -1,0 +1,50 @@
+// URL and pattern helpers, exposed for callers and tests. They run the kernel's own code
+// (assembly/path.ts, assembly/normalize.ts), so they show exactly what matching sees.
+
+import type { Mode } from '../robots/options.js';
+import { normalizePatterns } from '../compile/patterns.js';
+import { kernel } from '../wasm/kernel.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function pathBytes(url: string, rfc: boolean): Uint8Array {
+  if (typeof url !== 'string') throw new TypeError(`robots-wasm: url must be a string, got ${typeof url}`);
+  const k = kernel();
+  const room = url.length * 3;
+  const at = k.scratch(room * 4 + 16);
+  const { written } = encoder.encodeInto(url, k.u8.subarray(at, at + room));
+  const n = k.fn.pathOf(at, written, rfc ? 1 : 0, at + room);
+  return k.u8.slice(at + room, at + room + n);
+}
+
+/**
+ * The path, params and query of a URL, extracted as the reference does (no URL parsing, no
+ * normalisation): `http://a.b/c?d#e` -> `/c?d`, `a.b` -> `/`.
+ */
+export function getPathParamsQuery(url: string): string {
+  return decoder.decode(pathBytes(url, false));
+}
+
+/**
+ * The path of a URL as the matcher compares it: in RFC mode percent-encoding is normalised
+ * (RFC 9309 2.2.2); in google mode it is the raw path, cut at a NUL byte.
+ */
+export function normalizePath(url: string, mode: Mode = 'rfc'): string {
+  const bytes = pathBytes(url, mode === 'rfc');
+  if (mode === 'google') {
+    const nul = bytes.indexOf(0);
+    return decoder.decode(nul >= 0 ? bytes.subarray(0, nul) : bytes);
+  }
+  return decoder.decode(bytes);
+}
+
+/**
+ * A rule pattern as the matcher compares it: google mode uppercases %xx and escapes bytes
+ * >= 0x80 (the reference's MaybeEscapePattern); RFC mode normalises like normalizePath.
+ */
+export function escapePattern(pattern: string | Uint8Array, mode: Mode = 'rfc'): string {
+  const bytes = typeof pattern === 'string' ? encoder.encode(pattern) : pattern;
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: pattern must be a string or Uint8Array');
+  return normalizePatterns(bytes, [{ valueStart: 0, valueEnd: bytes.length }], mode)[0];
+}

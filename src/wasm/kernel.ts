@@ -1,0 +1,82 @@
+// The WebAssembly kernel of this thread: the embedded module, compiled once per process and
+// instantiated once per thread, its memory, the heap that owns that memory, and the scratch
+// block that batch calls reuse.
+
+import { WASM_BASE64 } from './binary.generated.js';
+import { Heap } from './memory.js';
+
+/** The module's exports (integers and pointers only; see assembly/index.ts). */
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  checkOne(table: number, url: number, urlLen: number, scratch: number): number;
+  checkSpans(table: number, base: number, spans: number, count: number, out: number, scratch: number): void;
+  checkLines(table: number, buf: number, len: number, out: number, scratch: number): number;
+  normalizePattern(src: number, len: number, dst: number, how: number): number;
+  pathOf(url: number, len: number, rfc: number, dst: number): number;
+}
+
+let compiledModule: WebAssembly.Module | undefined;
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The compiled WebAssembly.Module (a few KB, compiled synchronously on first use). */
+export function wasmModule(): WebAssembly.Module {
+  compiledModule ??= new WebAssembly.Module(decodeBase64(WASM_BASE64));
+  return compiledModule;
+}
+
+export class Kernel {
+  readonly fn: KernelExports;
+  readonly heap: Heap;
+  /** View over the whole memory; replaced whenever the memory grows. */
+  u8: Uint8Array;
+  dv: DataView;
+  private scratchPtr = 0;
+  private scratchSize = 0;
+
+  constructor(module: WebAssembly.Module) {
+    const instance = new WebAssembly.Instance(module, {});
+    this.fn = instance.exports as unknown as KernelExports;
+    this.u8 = new Uint8Array(this.fn.memory.buffer);
+    this.dv = new DataView(this.fn.memory.buffer);
+    this.heap = new Heap(this.fn.memory, this.fn.heapBase(), () => this.refreshViews());
+  }
+
+  private refreshViews(): void {
+    this.u8 = new Uint8Array(this.fn.memory.buffer);
+    this.dv = new DataView(this.fn.memory.buffer);
+  }
+
+  /** A reusable block of at least `size` bytes, valid until the next call of scratch(). */
+  scratch(size: number): number {
+    if (size > this.scratchSize) {
+      if (this.scratchPtr !== 0) this.heap.free(this.scratchPtr);
+      this.scratchSize = Math.max(size, 4096, this.scratchSize * 2);
+      this.scratchPtr = this.heap.alloc(this.scratchSize);
+    }
+    return this.scratchPtr;
+  }
+
+  /** Gives back a scratch block that grew past `limit` bytes (after one huge input). */
+  trimScratch(limit: number): void {
+    if (this.scratchSize > limit) {
+      this.heap.free(this.scratchPtr);
+      this.scratchPtr = 0;
+      this.scratchSize = 0;
+    }
+  }
+}
+
+let threadKernel: Kernel | undefined;
+
+/** This thread's kernel, created on first use. */
+export function kernel(): Kernel {
+  threadKernel ??= new Kernel(wasmModule());
+  return threadKernel;
+}

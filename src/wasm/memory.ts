@@ -1,0 +1,146 @@
+// Who owns which bytes of the WebAssembly memory. The kernel never allocates: every table and
+// scratch buffer is a block handed out here, so a dropped matcher's table can be freed and
+// its space reused, and the memory stops growing once a crawler's working set is reached.
+//
+// First-fit over an address-ordered free list with coalescing on free; blocks are 16-byte
+// aligned (tables are read with u32 loads, typed-array views need alignment).
+
+const PAGE = 65536;
+const ALIGN = 16;
+
+function alignUp(n: number): number {
+  return (n + ALIGN - 1) & ~(ALIGN - 1);
+}
+
+/** Bytes in use and free, for tests, benchmarks and the soak script. */
+export interface HeapStats {
+  /** Size of the WebAssembly memory in bytes. */
+  memoryBytes: number;
+  /** Bytes in live blocks. */
+  usedBytes: number;
+  /** Number of live blocks. */
+  liveBlocks: number;
+  /** Number of free blocks (fragmentation indicator). */
+  freeBlocks: number;
+}
+
+export class Heap {
+  private readonly memory: WebAssembly.Memory;
+  private readonly onGrow: () => void;
+  // Free blocks, ordered by address: starts[i] .. starts[i] + sizes[i].
+  private readonly starts: number[] = [];
+  private readonly sizes: number[] = [];
+  private readonly live = new Map<number, number>();
+  private used = 0;
+  private end: number;
+
+  constructor(memory: WebAssembly.Memory, base: number, onGrow: () => void) {
+    this.memory = memory;
+    this.onGrow = onGrow;
+    const start = alignUp(base);
+    this.end = memory.buffer.byteLength;
+    if (this.end > start) this.insertFree(start, this.end - start);
+  }
+
+  /** A block of at least `size` bytes; may grow the memory (callers must re-read their views). */
+  alloc(size: number): number {
+    const need = alignUp(Math.max(size, 1));
+    for (let i = 0; i < this.starts.length; i++) {
+      if (this.sizes[i] >= need) return this.take(i, need);
+    }
+    this.grow(need);
+    return this.alloc(need);
+  }
+
+  /** Returns a block to the free list. Freeing twice, or a pointer never handed out, throws. */
+  free(ptr: number): void {
+    const size = this.live.get(ptr);
+    if (size === undefined) throw new Error(`robots-wasm: free of unknown block ${ptr}`);
+    this.live.delete(ptr);
+    this.used -= size;
+    this.insertFree(ptr, size);
+  }
+
+  /** Gives back the tail of a block beyond `size` bytes. */
+  shrink(ptr: number, size: number): void {
+    const old = this.live.get(ptr);
+    if (old === undefined) throw new Error(`robots-wasm: shrink of unknown block ${ptr}`);
+    const keep = alignUp(Math.max(size, 1));
+    if (keep >= old) return;
+    this.live.set(ptr, keep);
+    this.used -= old - keep;
+    this.insertFree(ptr + keep, old - keep);
+  }
+
+  /** Size in bytes of a live block. */
+  sizeOf(ptr: number): number {
+    return this.live.get(ptr) ?? 0;
+  }
+
+  stats(): HeapStats {
+    return {
+      memoryBytes: this.memory.buffer.byteLength,
+      usedBytes: this.used,
+      liveBlocks: this.live.size,
+      freeBlocks: this.starts.length,
+    };
+  }
+
+  private take(i: number, need: number): number {
+    const ptr = this.starts[i];
+    if (this.sizes[i] === need) {
+      this.starts.splice(i, 1);
+      this.sizes.splice(i, 1);
+    } else {
+      this.starts[i] += need;
+      this.sizes[i] -= need;
+    }
+    this.live.set(ptr, need);
+    this.used += need;
+    return ptr;
+  }
+
+  private grow(need: number): void {
+    // Grow by at least half the current size so a growing working set costs few grows.
+    const last = this.starts.length - 1;
+    const tailFree = last >= 0 && this.starts[last] + this.sizes[last] === this.end ? this.sizes[last] : 0;
+    const bytes = Math.max(need - tailFree, this.end >>> 1, PAGE);
+    const pages = Math.ceil(bytes / PAGE);
+    try {
+      this.memory.grow(pages);
+    } catch {
+      throw new RangeError(`robots-wasm: WebAssembly memory cannot grow by ${pages * PAGE} bytes`);
+    }
+    const oldEnd = this.end;
+    this.end = this.memory.buffer.byteLength;
+    this.insertFree(oldEnd, this.end - oldEnd);
+    this.onGrow();
+  }
+
+  private insertFree(ptr: number, size: number): void {
+    const starts = this.starts;
+    const sizes = this.sizes;
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid] < ptr) lo = mid + 1;
+      else hi = mid;
+    }
+    const mergesLeft = lo > 0 && starts[lo - 1] + sizes[lo - 1] === ptr;
+    const mergesRight = lo < starts.length && ptr + size === starts[lo];
+    if (mergesLeft && mergesRight) {
+      sizes[lo - 1] += size + sizes[lo];
+      starts.splice(lo, 1);
+      sizes.splice(lo, 1);
+    } else if (mergesLeft) {
+      sizes[lo - 1] += size;
+    } else if (mergesRight) {
+      starts[lo] = ptr;
+      sizes[lo] += size;
+    } else {
+      starts.splice(lo, 0, ptr);
+      sizes.splice(lo, 0, size);
+    }
+  }
+}

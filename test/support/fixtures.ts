@@ -1,0 +1,43 @@
+// Loading the copied fixtures (see test/fixtures/PROVENANCE.md); tests never read ../shared.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const root = new URL('../fixtures/', import.meta.url);
+
+export interface GoogleCase {
+  id: string;
+  robots: string;
+  agent: string;
+  url: string;
+  allowed: boolean;
+  line: number;
+}
+
+export function googleCases(): GoogleCase[] {
+  return readFileSync(new URL('conformance/google-cases.jsonl', root), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as GoogleCase);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function googleOtherCases(): any {
+  return JSON.parse(readFileSync(new URL('conformance/google-other-cases.json', root), 'utf8'));
+}
+
+/** A field given as text, or as base64 bytes under `<field>_b64` when it is not valid UTF-8. */
+export function field(record: Record<string, unknown>, name: string): Uint8Array {
+  const b64 = record[`${name}_b64`];
+  if (typeof b64 === 'string') return new Uint8Array(Buffer.from(b64, 'base64'));
+  return new TextEncoder().encode(String(record[name] ?? ''));
+}
+
+export function corpusFiles(): { name: string; bytes: Uint8Array }[] {
+  const dir = new URL('corpus/', root);
+  return readdirSync(dir)
+    .sort()
+    .map((name) => ({ name, bytes: new Uint8Array(readFileSync(new URL(name, dir))) }));
+}
+
+export function corpusFile(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(`corpus/${name}`, root)));
+}
