@@ -1,8 +1,10 @@
 // The public surface of robots-wasm: re-exports only.
 
-export { RobotsTxt, type GroupSelection } from './robots-txt.js';
+export { RobotsTxt, type GroupInfo, type GroupSelection, type RuleInfo } from './robots-txt.js';
 export { Matcher, type DecidingRule, type Explanation } from './matcher.js';
 export { type Mode, type ParseOptions, DEFAULT_MAX_BYTES } from './robots/options.js';
 export { type RobotsBody } from './robots/body.js';
 export { isValidProductToken, productToken } from './robots/agent.js';
 export { getPathParamsQuery, normalizePath, escapePattern } from './url/path.js';
+export { wasmMemoryStats } from './wasm/kernel.js';
+export { type HeapStats } from './wasm/memory.js';

@@ -17,6 +17,27 @@ function checkAgent(agent: unknown): asserts agent is string {
   }
 }
 
+/** A rule as written in the file. */
+export interface RuleInfo {
+  kind: 'allow' | 'disallow';
+  /** The pattern as written (whitespace-trimmed, comment removed). */
+  pattern: string;
+  line: number;
+}
+
+/** A group as written in the file. */
+export interface GroupInfo {
+  /** Product tokens of its user-agent lines, lowercased (`*` lines set `global` instead). */
+  agents: readonly string[];
+  /** A `user-agent: *` line names it. */
+  global: boolean;
+  /** Line of its first user-agent line. */
+  line: number;
+  rules: readonly RuleInfo[];
+  /** Its first valid crawl-delay, in seconds. */
+  crawlDelay: number | undefined;
+}
+
 /** Which groups applied to an agent, and why. */
 export interface GroupSelection {
   /** `specific`: groups naming the agent (merged); `global`: the `*` groups; `none`: no group applies. */
@@ -37,6 +58,7 @@ export class RobotsTxt {
   readonly #bytes: Uint8Array;
   readonly #structure: RobotsStructure;
   readonly #matchers = new Map<string, Matcher>();
+  #groups: readonly GroupInfo[] | undefined;
 
   private constructor(bytes: Uint8Array, mode: Mode, truncated: boolean) {
     this.mode = mode;
@@ -56,6 +78,31 @@ export class RobotsTxt {
     const resolved = resolveParseOptions(options);
     const prepared = prepareBody(body, resolved);
     return new RobotsTxt(prepared.bytes, resolved.mode, prepared.truncated);
+  }
+
+  /** The groups of the file, in file order (decoded on first use). */
+  get groups(): readonly GroupInfo[] {
+    this.#groups ??= Object.freeze(
+      this.#structure.groups.map((group) => {
+        const rules: RuleInfo[] = [];
+        for (let r = group.ruleStart; r < group.ruleEnd; r++) {
+          const record = this.#structure.rules[r];
+          rules.push({ kind: record.allow ? 'allow' : 'disallow', pattern: this.#written(r), line: record.line });
+        }
+        return Object.freeze({ agents: Object.freeze([...group.agents]), global: group.global, line: group.line, rules: Object.freeze(rules), crawlDelay: group.crawlDelay });
+      }),
+    );
+    return this.#groups;
+  }
+
+  /** Product tokens named by any group, lowercased, in file order. */
+  get agents(): readonly string[] {
+    return [...this.#structure.agentGroups.keys()];
+  }
+
+  #written(rule: number): string {
+    const record = this.#structure.rules[rule];
+    return decoder.decode(this.#bytes.subarray(record.valueStart, record.valueEnd));
   }
 
   /** Which groups apply to `agent`. */
@@ -118,7 +165,7 @@ export class RobotsTxt {
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
     const compiled = matcher.rule(r);
     const record = this.#structure.rules[compiled.id];
-    let pattern = decoder.decode(this.#bytes.subarray(record.valueStart, record.valueEnd));
+    let pattern = this.#written(compiled.id);
     if (compiled.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
     return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: record.line } };
   }

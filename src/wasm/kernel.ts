@@ -3,7 +3,7 @@
 // block that batch calls reuse.
 
 import { WASM_BASE64 } from './binary.generated.js';
-import { Heap } from './memory.js';
+import { Heap, type HeapStats } from './memory.js';
 
 /** The module's exports (integers and pointers only; see assembly/index.ts). */
 interface KernelExports {
@@ -74,6 +74,11 @@ export class Kernel {
 }
 
 let threadKernel: Kernel | undefined;
+
+/** Size of this thread's WebAssembly memory and how much of it compiled tables and buffers use. */
+export function wasmMemoryStats(): HeapStats {
+  return kernel().heap.stats();
+}
 
 /** This thread's kernel, created on first use. */
 export function kernel(): Kernel {

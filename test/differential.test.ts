@@ -1,0 +1,90 @@
+// The WebAssembly matcher against the plain-JS model of the reference (test/oracle), which
+// shares no code with src/.
+import { describe, expect, it } from 'vitest';
+import { RobotsTxt, type Mode } from '../src/index.js';
+import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
+import { corpusFiles } from './support/fixtures.js';
+import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
+import { buildTable, type TableRule } from '../src/compile/table.js';
+import { Matcher } from '../src/matcher.js';
+// @ts-expect-error: plain JS module shared with the corpus script
+import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
+
+const encoder = new TextEncoder();
+
+describe('compiled table against brute force over the position-set matcher', () => {
+  // Patterns go straight into buildTable (google mode: no normalisation), so the kernel sees
+  // exactly the bytes positionSetMatches sees.
+  it('picks the longest matching rule, allow on ties, on 400 random rule sets x 60 paths', () => {
+    const next = rng(42);
+    let decided = 0;
+    for (let set = 0; set < 400; set++) {
+      const rules: TableRule[] = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, id) => ({
+        id, line: id + 1, allow: next() < 0.4, derived: false,
+        pattern: (next() < 0.8 ? '/' : '*') + randomText(next, ASCII_PATTERN_BYTES, 6),
+      }));
+      const matcher = Matcher.fromTable(buildTable(rules, 'google'));
+      for (let p = 0; p < 60; p++) {
+        const path = randomPath(next, ASCII_PATH_BYTES);
+        const pathBytes = encoder.encode(path);
+        let best: TableRule | undefined;
+        for (const rule of rules) {
+          if (!positionSetMatches(pathBytes, encoder.encode(rule.pattern))) continue;
+          const longer = best === undefined || rule.pattern.length > best.pattern.length;
+          const tieAllow = best !== undefined && rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
+          if (longer || tieAllow) best = rule;
+        }
+        const r = matcher.decide(path);
+        const got = r < 0 ? undefined : matcher.rule(r);
+        expect({ path, allow: got?.allow, length: got?.pattern.length }).toEqual({ path, allow: best?.allow, length: best?.pattern.length });
+        if (got !== undefined) {
+          // The named rule really matches, and is the first such rule of its length and kind.
+          expect(positionSetMatches(pathBytes, encoder.encode(got.pattern))).toBe(true);
+          expect(got.id).toBe(rules.find((x) => x.pattern.length === got.pattern.length && x.allow === got.allow && positionSetMatches(pathBytes, encoder.encode(x.pattern)))!.id);
+          decided++;
+        }
+      }
+      matcher.dispose();
+    }
+    expect(decided).toBeGreaterThan(4000);
+  });
+});
+
+describe.each<Mode>(['rfc', 'google'])('whole files against the oracle, mode %s', (mode) => {
+  it('agrees on 600 random robots.txt files x 40 URLs x agents', () => {
+    const next = rng(mode === 'rfc' ? 7 : 8);
+    let disallowed = 0;
+    for (let f = 0; f < 600; f++) {
+      const body = randomRobots(next);
+      const robots = RobotsTxt.parse(body, { mode });
+      const urls = Array.from({ length: 40 }, () => (next() < 0.2 ? `http://example.com${randomPath(next)}` : randomPath(next)));
+      for (const agent of ['FooBot', 'barbot', 'Foo Bar', 'FooBot/1.0', 'Nobody', '']) {
+        const oracle = new ReferenceRobots(body, agent, mode);
+        const expected = urls.map((url) => oracle.isAllowed(url));
+        expect({ body, agent, verdicts: urls.map((url) => robots.isAllowed(url, agent)) }).toEqual({ body, agent, verdicts: expected });
+        expect(Array.from(robots.matcher(agent).checkMany(urls), (v) => v === 1)).toEqual(expected);
+        disallowed += expected.filter((v) => !v).length;
+      }
+      robots.dispose();
+    }
+    expect(disallowed).toBeGreaterThan(2_000);
+  });
+
+  it.each(corpusFiles().map((f) => [f.name, f.bytes] as const))('agrees on the real file %s', (name, bytes) => {
+    // The oracle has no UTF-16 bridge: give it the body the rfc mode parses.
+    const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe;
+    const oracleBody = utf16 && mode === 'rfc' ? encoder.encode(new TextDecoder('utf-16le').decode(bytes.subarray(2))) : bytes;
+    const robots = RobotsTxt.parse(bytes, { mode });
+    const next = random(3);
+    const urls: string[] = ['/', '', '/robots.txt'];
+    for (const group of robots.groups) for (const rule of group.rules) urls.push(...urlsForPattern(rule.pattern, next));
+    urls.length = Math.min(urls.length, 2000);
+    for (const agent of agentsFor(robots, 4) as string[]) {
+      const oracle = new ReferenceRobots(oracleBody, agent, mode);
+      const verdicts = robots.matcher(agent).checkMany(urls);
+      const mismatches = urls.filter((url, i) => (verdicts[i] === 1) !== oracle.isAllowed(url));
+      expect({ name, agent, mismatches }).toEqual({ name, agent, mismatches: [] });
+    }
+    robots.dispose();
+  });
+});

@@ -1,0 +1,80 @@
+// WebAssembly memory: blocks are freed and reused, so memory stops growing.
+import { describe, expect, it } from 'vitest';
+import { RobotsTxt, wasmMemoryStats } from '../src/index.js';
+import { Heap } from '../src/wasm/memory.js';
+
+describe('Heap', () => {
+  function heap(pages = 1) {
+    const memory = new WebAssembly.Memory({ initial: pages });
+    let grows = 0;
+    return { heap: new Heap(memory, 1024, () => grows++), grows: () => grows, memory };
+  }
+
+  it('hands out aligned, disjoint blocks and reuses freed ones', () => {
+    const { heap: h } = heap();
+    const a = h.alloc(10);
+    const b = h.alloc(100);
+    expect(a % 16).toBe(0);
+    expect(b % 16).toBe(0);
+    expect(b).toBeGreaterThanOrEqual(a + 16);
+    h.free(a);
+    expect(h.alloc(16)).toBe(a);
+  });
+
+  it('coalesces neighbours so a freed run serves a larger request', () => {
+    const { heap: h } = heap();
+    const blocks = [h.alloc(64), h.alloc(64), h.alloc(64)];
+    const after = h.alloc(64);
+    for (const block of blocks) h.free(block);
+    expect(h.alloc(192)).toBe(blocks[0]);
+    expect(h.stats().liveBlocks).toBe(2);
+    h.free(after);
+  });
+
+  it('grows the memory when nothing fits, and reports it', () => {
+    const { heap: h, grows, memory } = heap();
+    const big = h.alloc(200_000);
+    expect(grows()).toBe(1);
+    expect(memory.buffer.byteLength).toBeGreaterThanOrEqual(big + 200_000);
+  });
+
+  it('shrink returns a tail; double free and unknown pointers throw', () => {
+    const { heap: h } = heap();
+    const a = h.alloc(1000);
+    h.shrink(a, 100);
+    expect(h.sizeOf(a)).toBe(112);
+    expect(h.alloc(800)).toBe(a + 112);
+    h.free(a);
+    expect(() => h.free(a)).toThrow(/unknown block/);
+    expect(() => h.free(12345)).toThrow(/unknown block/);
+  });
+});
+
+describe('compiled tables', () => {
+  it('parsing and dropping thousands of files keeps WebAssembly memory flat', () => {
+    const make = (i: number) =>
+      `user-agent: *\n${Array.from({ length: 20 + (i % 50) }, (_, r) => `disallow: /p${i}/${r}/*.x$`).join('\n')}\n`;
+    const cycle = (from: number) => {
+      for (let i = from; i < from + 1000; i++) {
+        const robots = RobotsTxt.parse(make(i));
+        expect(robots.isAllowed(`/p${i}/3/a.x`, 'Bot')).toBe(false);
+        robots.dispose();
+      }
+    };
+    cycle(0);
+    const warm = wasmMemoryStats();
+    for (let round = 1; round <= 5; round++) cycle(round * 1000);
+    const after = wasmMemoryStats();
+    expect(after.memoryBytes).toBe(warm.memoryBytes);
+    expect(after.usedBytes).toBeLessThanOrEqual(warm.usedBytes);
+  });
+
+  it('a disposed table frees its block', () => {
+    const before = wasmMemoryStats().liveBlocks;
+    const robots = RobotsTxt.parse('user-agent: *\ndisallow: /x\n');
+    const matcher = robots.matcher('Bot');
+    expect(wasmMemoryStats().liveBlocks).toBeGreaterThanOrEqual(before + 1);
+    matcher.dispose();
+    expect(wasmMemoryStats().liveBlocks).toBe(before);
+  });
+});

@@ -1,0 +1,232 @@
+// RobotsTxt: the API contract, limits and hostile input.
+import { describe, expect, it } from 'vitest';
+import { RobotsTxt } from '../src/index.js';
+import { corpusFile } from './support/fixtures.js';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('misuse throws a TypeError that says what was wrong', () => {
+  const robots = RobotsTxt.parse('user-agent: *\ndisallow: /x\n');
+  it.each([
+    ['a number body', () => RobotsTxt.parse(42 as never), /body must be a string, Uint8Array or ArrayBuffer, got number/],
+    ['a null body', () => RobotsTxt.parse(null as never), /got null/],
+    ['an unknown mode', () => RobotsTxt.parse('', { mode: 'strict' as never }), /mode must be 'rfc' or 'google', got "strict"/],
+    ['a negative maxBytes', () => RobotsTxt.parse('', { maxBytes: -1 }), /maxBytes must be a non-negative integer/],
+    ['a fractional maxBytes', () => RobotsTxt.parse('', { maxBytes: 1.5 }), /maxBytes/],
+    ['options that are not an object', () => RobotsTxt.parse('', 'rfc' as never), /options must be an object/],
+    ['a non-string url', () => robots.isAllowed(42 as never, 'Bot'), /url must be a string, got number/],
+    ['an undefined url', () => robots.explain(undefined as never, 'Bot'), /url must be a string, got undefined/],
+    ['a non-string agent', () => robots.isAllowed('/x', null as never), /agent must be a string, got null/],
+    ['checkMany of a string', () => robots.matcher('Bot').checkMany('/x' as never), /checkMany expects an array/],
+    ['checkMany of a number in the array', () => robots.matcher('Bot').checkMany(['/a', 5 as never]), /url must be a string, got number/],
+    ['checkLines of a string', () => robots.matcher('Bot').checkLines('/x' as never), /checkLines expects a Uint8Array/],
+  ])('%s', (_name, call, message) => {
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(message);
+  });
+});
+
+describe('parsing limit (RFC 9309 2.5)', () => {
+  it('defaults to 512,000 bytes and ignores what follows', () => {
+    const body = `user-agent: *\n${'#'.repeat(600_000)}\ndisallow: /late\n`;
+    const robots = RobotsTxt.parse(body);
+    expect(robots.truncated).toBe(true);
+    expect(robots.isAllowed('/late', 'Bot')).toBe(true);
+    expect(RobotsTxt.parse(body, { maxBytes: Infinity }).isAllowed('/late', 'Bot')).toBe(false);
+  });
+
+  it('drops a rule cut by the limit, so a truncated rule never applies', () => {
+    const body = 'user-agent: *\ndisallow: /abcdef\n';
+    // The limit falls inside "/abcdef": without the cut the rule would be "/abc" and match /abcxyz.
+    const robots = RobotsTxt.parse(body, { maxBytes: body.indexOf('def') });
+    expect(robots.isAllowed('/abcxyz', 'Bot')).toBe(true);
+    expect(robots.groups[0].rules).toEqual([]);
+  });
+
+  it('keeps a rule that ends exactly at the limit', () => {
+    const body = 'user-agent: *\ndisallow: /abc\nallow: /x';
+    const robots = RobotsTxt.parse(body, { maxBytes: body.indexOf('\nallow') });
+    expect(robots.isAllowed('/abc', 'Bot')).toBe(false);
+    expect(robots.truncated).toBe(true);
+  });
+
+  it('applies to bytes, not characters', () => {
+    const body = `user-agent: *\ndisallow: /${'é'.repeat(10)}\n`;
+    // 45 bytes before the final LF, although only 35 characters.
+    expect(RobotsTxt.parse(body, { maxBytes: 40 }).groups[0].rules).toEqual([]);
+    expect(RobotsTxt.parse(body, { maxBytes: 45 }).groups[0].rules).toHaveLength(1);
+  });
+});
+
+describe('bad content never throws and yields the parseable rules', () => {
+  it('binary garbage around a valid group', () => {
+    const garbage = new Uint8Array(4096).map((_, i) => (i * 7919) % 256);
+    const body = new Uint8Array([...garbage, ...bytes('\nuser-agent: *\ndisallow: /private\n'), ...garbage]);
+    const robots = RobotsTxt.parse(body);
+    expect(robots.isAllowed('/private/x', 'Bot')).toBe(false);
+    expect(robots.isAllowed('/public', 'Bot')).toBe(true);
+  });
+
+  it('a real binary file served as robots.txt (an icon) has no rules', () => {
+    const robots = RobotsTxt.parse(corpusFile('www.pch.com'));
+    expect(robots.isAllowed('/anything', 'Bot')).toBe(true);
+  });
+
+  it('an HTML page served as robots.txt yields no rules', () => {
+    const robots = RobotsTxt.parse(corpusFile('www.regmovies.com'));
+    expect(robots.groups).toEqual([]);
+    expect(robots.isAllowed('/', 'Bot')).toBe(true);
+  });
+
+  it('a NUL byte ends the line content, as in the reference', () => {
+    const robots = RobotsTxt.parse(bytes('user-agent: *\ndisallow: /a\0b\n'));
+    expect(robots.groups[0].rules[0].pattern).toBe('/a');
+    expect(robots.isAllowed('/ax', 'Bot')).toBe(false);
+  });
+
+  it('invalid UTF-8 in a pattern is matched byte-wise (%XX)', () => {
+    const body = new Uint8Array([...bytes('user-agent: *\ndisallow: /a'), 0xff, 0xfe, ...bytes('\n')]);
+    for (const mode of ['rfc', 'google'] as const) {
+      const robots = RobotsTxt.parse(body, { mode });
+      expect(robots.isAllowed('/a%FF%FE', 'Bot')).toBe(false);
+      expect(robots.isAllowed('/a%ff%fex', 'Bot')).toBe(mode === 'google');
+      expect(robots.isAllowed('/a%FF', 'Bot')).toBe(true);
+    }
+  });
+
+  it('a 2 MB line is parsed whole within maxBytes in rfc mode and cut at 16,663 bytes in google mode', () => {
+    const long = `/${'a'.repeat(2_000_000)}`;
+    const body = `user-agent: *\ndisallow: ${long}\n`;
+    const rfc = RobotsTxt.parse(body, { maxBytes: Infinity });
+    expect(rfc.isAllowed(long, 'Bot')).toBe(false);
+    expect(rfc.isAllowed(`/${'a'.repeat(100_000)}`, 'Bot')).toBe(true);
+    const google = RobotsTxt.parse(body, { mode: 'google', maxBytes: Infinity });
+    expect(google.isAllowed(`/${'a'.repeat(20_000)}`, 'Bot')).toBe(false);
+  });
+
+  it('CR-only line ends (a real file)', () => {
+    const robots = RobotsTxt.parse(corpusFile('cdbaby.com'));
+    expect(robots.groups).toHaveLength(1);
+    expect(robots.groups[0].rules).toHaveLength(18);
+    expect(robots.explain('/Cart/x', 'Bot')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/Cart/', line: 11 } });
+    expect(robots.sitemaps).toEqual(['https://cdbaby.com/sitemap.xml']);
+  });
+
+  it('a UTF-16 body is re-encoded in rfc mode (2.2.2 allows bridging) and not in google mode', () => {
+    const body = corpusFile('store.usps.com');
+    expect(RobotsTxt.parse(body).isAllowed('/store/ajax/x', 'Bot')).toBe(false);
+    expect(RobotsTxt.parse(body, { mode: 'google' }).isAllowed('/store/ajax/x', 'Bot')).toBe(true);
+  });
+
+  it('a UTF-8 BOM is skipped', () => {
+    const robots = RobotsTxt.parse(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('user-agent: *\ndisallow: /x\n')]));
+    expect(robots.isAllowed('/x', 'Bot')).toBe(false);
+  });
+
+  it('agents named like Object.prototype members do not reach the prototype', () => {
+    const robots = RobotsTxt.parse('user-agent: __proto__\ndisallow: /p\nuser-agent: constructor\ndisallow: /c\n');
+    expect(robots.isAllowed('/p', '__proto__')).toBe(false);
+    expect(robots.isAllowed('/c', 'constructor')).toBe(false);
+    expect(robots.isAllowed('/c', 'hasOwnProperty')).toBe(true);
+    expect(robots.isAllowed('/p', 'toString')).toBe(true);
+  });
+});
+
+describe('answers depend on path, params and query only', () => {
+  const robots = RobotsTxt.parse('user-agent: *\ndisallow: /a?b\ndisallow: /p;x\n');
+  it.each([
+    ['https://example.com/a?b', false],
+    ['https://user:pw@example.com:8080/a?b=1', false],
+    ['/a?b#frag', false],
+    ['/a#?b', true],
+    ['//example.com/a?b', false],
+    ['example.com/a?b', false],
+    ['https://example.com/p;x', false],
+    ['HTTPS://EXAMPLE.COM/a?b', false],
+    ['https://example.com/A?b', true],
+  ])('%s -> allowed %s', (url, allowed) => {
+    expect(robots.isAllowed(url, 'Bot')).toBe(allowed);
+  });
+});
+
+describe('sitemaps', () => {
+  it('lists absolute sitemap URLs as written, in file order, once each, from anywhere in the file', () => {
+    const robots = RobotsTxt.parse(
+      'Sitemap: https://example.com/a.xml\nuser-agent: *\nsitemap: /relative.xml\ndisallow: /x\n' +
+        'Site-map: https://example.com/b.xml # typo accepted\nSITEMAP:https://example.com/a.xml\nsitemap: HTTP://example.com/c.xml?x=1\n',
+    );
+    expect(robots.sitemaps).toEqual(['https://example.com/a.xml', 'https://example.com/b.xml', 'HTTP://example.com/c.xml?x=1']);
+    expect(Object.isFrozen(robots.sitemaps)).toBe(true);
+  });
+
+  it('does not end a group (2.2.4)', () => {
+    const robots = RobotsTxt.parse('user-agent: a\nsitemap: https://e.com/s.xml\nuser-agent: b\ndisallow: /x\n');
+    expect(robots.isAllowed('/x', 'a')).toBe(false);
+    expect(robots.isAllowed('/x', 'b')).toBe(false);
+  });
+});
+
+describe('crawlDelay', () => {
+  const robots = RobotsTxt.parse(
+    'user-agent: *\ncrawl-delay: 10\ndisallow: /x\n\nuser-agent: slowbot\nCrawl-Delay: 2.5\nuser-agent: fastbot\ndisallow:\n' +
+      '\nuser-agent: nodelay\ndisallow: /y\n\nuser-agent: badbot\ncrawl-delay: soon\ncrawl-delay: -3\ncrawl-delay: 7\n',
+  );
+  it('comes from the agent group, merged groups included, or the * group', () => {
+    expect(robots.crawlDelay('SlowBot')).toBe(2.5);
+    expect(robots.crawlDelay('fastbot')).toBe(2.5);
+    expect(robots.crawlDelay('OtherBot')).toBe(10);
+  });
+  it('is undefined when the agent group has none (its group replaces *)', () => {
+    expect(robots.crawlDelay('nodelay')).toBeUndefined();
+  });
+  it('skips invalid values', () => {
+    expect(robots.crawlDelay('badbot')).toBe(7);
+  });
+  it('does not end a group', () => {
+    expect(robots.isAllowed('/anything', 'slowbot')).toBe(true);
+    expect(robots.selectGroups('slowbot')).toEqual({ source: 'specific', lines: [5] });
+  });
+});
+
+describe('explain', () => {
+  it('names the deciding rule as written, with its line', () => {
+    const robots = RobotsTxt.parse('user-agent: *\r\ndisallow: /a%2fb # why\r\nallow: /a%2fb/c\r\n');
+    expect(robots.explain('/a%2Fb/x', 'Bot')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/a%2fb', line: 2 } });
+    expect(robots.explain('/a%2Fb/c', 'Bot')).toEqual({ allowed: true, rule: { kind: 'allow', pattern: '/a%2fb/c', line: 3 } });
+    expect(robots.explain('/elsewhere', 'Bot')).toEqual({ allowed: true, rule: null });
+  });
+
+  it('reports the first of equally long rules of the same kind, as the reference does', () => {
+    const robots = RobotsTxt.parse('user-agent: *\ndisallow: /ab\ndisallow: /a*\ndisallow: /ab\n');
+    expect(robots.explain('/abc', 'Bot').rule).toEqual({ kind: 'disallow', pattern: '/ab', line: 2 });
+  });
+
+  it('shows the index.htm rule of google mode as the directory pattern it applied', () => {
+    const robots = RobotsTxt.parse('user-agent: *\nallow: /d/index.html\ndisallow: /d/\n', { mode: 'google' });
+    expect(robots.explain('/d/', 'Bot')).toEqual({ allowed: true, rule: { kind: 'allow', pattern: '/d/$', line: 2 } });
+    expect(robots.explain('/d/index.html', 'Bot')).toEqual({ allowed: true, rule: { kind: 'allow', pattern: '/d/index.html', line: 2 } });
+    expect(robots.isAllowed('/d/other', 'Bot')).toBe(false);
+  });
+});
+
+describe('groups and matchers', () => {
+  const robots = RobotsTxt.parse('user-agent: A\nuser-agent: *\ndisallow: /x\nuser-agent: b\nallow: /\n');
+  it('describes the groups as written', () => {
+    expect(robots.groups).toEqual([
+      { agents: ['a'], global: true, line: 1, rules: [{ kind: 'disallow', pattern: '/x', line: 3 }], crawlDelay: undefined },
+      { agents: ['b'], global: false, line: 4, rules: [{ kind: 'allow', pattern: '/', line: 5 }], crawlDelay: undefined },
+    ]);
+    expect(robots.agents).toEqual(['a', 'b']);
+  });
+
+  it('compiles an agent once and recompiles after dispose', () => {
+    const first = robots.matcher('A');
+    expect(robots.matcher('a')).toBe(first);
+    expect(robots.matcher('A/2.0')).toBe(first);
+    first.dispose();
+    const second = robots.matcher('A');
+    expect(second).not.toBe(first);
+    expect(second.isAllowed('/x')).toBe(false);
+    expect(robots.isAllowed('/x', 'c')).toBe(false);
+  });
+});

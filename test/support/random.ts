@@ -1,0 +1,60 @@
+// Deterministic random inputs for differential tests (fixed seeds: failures reproduce).
+// @ts-expect-error: plain JS module shared with the corpus script
+import { random } from '../../scripts/corpus-check.mjs';
+
+export type Rng = () => number;
+
+export function rng(seed: number): Rng {
+  return random(seed) as Rng;
+}
+
+export function pick<T>(next: Rng, items: readonly T[]): T {
+  return items[Math.floor(next() * items.length)];
+}
+
+// Small alphabets make matches, near misses and shared prefixes likely.
+const PATH_BYTES = ['/', 'a', 'b', '.', '?', '=', '%', '2', 'F', 'f', '$', '*', 'é', ' ', '~', '%41', '%2f', ';'];
+const PATTERN_BYTES = ['/', 'a', 'b', '.', '?', '*', '$', '%', '2', 'F', 'f', 'é', '~', '%41', '%2F', '%24', '%2A'];
+
+export function randomText(next: Rng, alphabet: readonly string[], maxLength: number): string {
+  const length = Math.floor(next() * (maxLength + 1));
+  let text = '';
+  for (let i = 0; i < length; i++) text += pick(next, alphabet);
+  return text;
+}
+
+/** A path (never starting with "//", which a URL reader takes for an authority). */
+export function randomPath(next: Rng, alphabet: readonly string[] = PATH_BYTES): string {
+  const text = randomText(next, alphabet, 12);
+  return text.startsWith('/') ? `/a${text}` : `/${text}`;
+}
+
+/** ASCII alphabets for table-level tests, where patterns are already escaped bytes. */
+export const ASCII_PATH_BYTES = ['/', 'a', 'b', 'ab', '.', '?', '=', '$', '*', '%2F', 'x/'];
+export const ASCII_PATTERN_BYTES = ['/', 'a', 'b', 'ab', '.', '?', '*', '*', '$', '%2F', 'x/'];
+
+export function randomPattern(next: Rng): string {
+  const body = randomText(next, PATTERN_BYTES, 8);
+  const roll = next();
+  if (roll < 0.7) return `/${body}`;
+  if (roll < 0.85) return `*${body}`;
+  return body;
+}
+
+const AGENTS = ['FooBot', 'foobot', 'BarBot', '*', 'Foo Bar', 'FooBot/1.0', '*bot', 'Baz_Bot-2'];
+const KEYS = ['allow', 'disallow', 'Disallow', 'ALLOW', 'dissallow', 'sitemap', 'crawl-delay', 'user-agent', 'useragent'];
+
+/** A random robots.txt: groups, merged agents, typos, comments, blank lines, odd line ends. */
+export function randomRobots(next: Rng): string {
+  const lines: string[] = [];
+  const count = 1 + Math.floor(next() * 14);
+  for (let i = 0; i < count; i++) {
+    const roll = next();
+    if (roll < 0.25) lines.push(`User-agent: ${pick(next, AGENTS)}`);
+    else if (roll < 0.85) lines.push(`${pick(next, KEYS)}: ${randomPattern(next)}`);
+    else if (roll < 0.9) lines.push('');
+    else if (roll < 0.95) lines.push(`# ${randomText(next, PATH_BYTES, 5)}`);
+    else lines.push(`disallow ${randomPattern(next)}`);
+  }
+  return lines.join(pick(next, ['\n', '\r\n', '\r']));
+}
