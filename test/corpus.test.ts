@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import * as lib from '../src/index.js';
 import { corpusFiles } from './support/fixtures.js';
-// @ts-expect-error: plain JS module, also run as a script on whole directories
 import { checkRobotsFile } from '../scripts/corpus-check.mjs';
 
 describe('real robots.txt files', () => {

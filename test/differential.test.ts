@@ -7,7 +7,6 @@ import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
 import { buildTable, type TableRule } from '../src/compile/table.js';
 import { Matcher } from '../src/matcher.js';
-// @ts-expect-error: plain JS module shared with the corpus script
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 
 const encoder = new TextEncoder();

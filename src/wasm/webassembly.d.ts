@@ -12,6 +12,7 @@ declare namespace WebAssembly {
     readonly exports: Record<string, unknown>;
   }
   class Memory {
+    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
     readonly buffer: ArrayBuffer;
     grow(pages: number): number;
   }

@@ -19,9 +19,27 @@ export function googleCases(): GoogleCase[] {
     .map((line) => JSON.parse(line) as GoogleCase);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function googleOtherCases(): any {
-  return JSON.parse(readFileSync(new URL('conformance/google-other-cases.json', root), 'utf8'));
+/** A vector of google-other-cases.json; byte fields may come as `<name>_b64` (see field()). */
+export interface Vector {
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface ReporterCase extends Vector {
+  expect: { valid_directives?: number; unknown_directives?: number; last_line_seen?: number; sitemap?: string; parse_results_size?: number };
+  line_results?: { line_num: number; tag_name: string; is_typo: boolean; metadata: Record<string, boolean> }[];
+}
+
+export interface OtherCases {
+  IsValidUserAgentToObey: (Vector & { input: string; expected: boolean })[];
+  GetPathParamsQuery: Vector[];
+  MaybeEscapePattern: Vector[];
+  RobotsStatsReporter: { cases: ReporterCase[] };
+  RobotsParsingReporter: { cases: ReporterCase[] };
+}
+
+export function googleOtherCases(): OtherCases {
+  return JSON.parse(readFileSync(new URL('conformance/google-other-cases.json', root), 'utf8')) as OtherCases;
 }
 
 /** A field given as text, or as base64 bytes under `<field>_b64` when it is not valid UTF-8. */

@@ -1,5 +1,4 @@
 // Deterministic random inputs for differential tests (fixed seeds: failures reproduce).
-// @ts-expect-error: plain JS module shared with the corpus script
 import { random } from '../../scripts/corpus-check.mjs';
 
 export type Rng = () => number;
