@@ -49,6 +49,10 @@ function checkUrl(url: unknown): asserts url is string {
   }
 }
 
+/**
+ * One agent's merged group compiled into a table in WebAssembly memory: verdicts one at a
+ * time, by the array or from a buffer of lines, and the table as a portable byte image.
+ */
 export class Matcher {
   #ptr: number;
   readonly #size: number;

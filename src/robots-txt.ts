@@ -46,6 +46,7 @@ export interface GroupSelection {
   lines: number[];
 }
 
+/** A parsed robots.txt file: verdicts, explanations, matchers, sitemaps and crawl-delay per agent. */
 export class RobotsTxt {
   /** The semantics this file was parsed with. */
   readonly mode: Mode;

@@ -31,6 +31,7 @@ export function wasmModule(): WebAssembly.Module {
   return compiledModule;
 }
 
+/** One instance of the kernel with its heap and a reusable scratch block. */
 export class Kernel {
   readonly fn: KernelExports;
   readonly heap: Heap;

@@ -24,6 +24,7 @@ export interface HeapStats {
   freeBlocks: number;
 }
 
+/** Allocator over a WebAssembly.Memory: alloc, free, shrink; grows the memory when nothing fits. */
 export class Heap {
   private readonly memory: WebAssembly.Memory;
   private readonly onGrow: () => void;
