@@ -3,8 +3,6 @@
 export const CLASS_UNRESERVED: u8 = 1; // RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
 export const CLASS_ENCODE: u8 = 2; // must be percent-encoded before comparison (RFC 9309 2.2.2)
 export const CLASS_HEX: u8 = 4;
-export const CLASS_SPECIAL: u8 = 8; // '%', '*', '$': need attention in the RFC normalisation
-export const CLASS_PATH_END: u8 = 16; // '/', '?', ';': start of a path in a URL
 
 const CLASSES = memory.data(256);
 const HEX_VALUES = memory.data(256);
@@ -30,8 +28,6 @@ export function initClasses(): void {
     else if (c >= 65 && c <= 70) hv = <u8>(c - 55);
     else if (c >= 97 && c <= 102) hv = <u8>(c - 87);
     if (hv != 0xff) k |= CLASS_HEX;
-    if (c == 37 || c == 42 || c == 36) k |= CLASS_SPECIAL;
-    if (c == 47 || c == 63 || c == 59) k |= CLASS_PATH_END;
     store<u8>(CLASSES + c, k);
     store<u8>(HEX_VALUES + c, hv);
   }

@@ -1,11 +1,13 @@
 // Exports of the WebAssembly module: integers and pointers only. Memory is owned by the
-// TypeScript side (src/wasm/memory.ts); nothing here allocates.
+// TypeScript side (src/wasm/memory.ts); nothing here allocates. Every input buffer carries
+// 16 bytes of slack after its end for the SIMD scans (assembly/scan.ts).
 
 import { HDR_FLAGS, FLAG_RFC, RESULT_ROBOTS_TXT } from '../src/compile/layout';
 import { initClasses } from './bytes';
-import { findPath, pathEnd, pathNeedsSlash, pathStart } from './path';
-import { needsRfcNormalization, normalizeInto, NORMALIZE_URL_RFC } from './normalize';
+import { findPath, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart } from './path';
+import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
+import { findByte } from './scan';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
 
@@ -21,12 +23,12 @@ export function heapBase(): usize {
  */
 export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize): i32 {
   const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
-  findPath(url, urlLen, !rfc);
+  findPath(url, urlLen, rfc);
   const n = pathEnd - pathStart;
   let path = url + pathStart;
   let len = n;
   if (rfc) {
-    if (pathNeedsSlash || needsRfcNormalization(path, n)) {
+    if (pathNeedsSlash || pathNeedsNormalization) {
       let o = 0;
       if (pathNeedsSlash) store<u8>(scratch, 0x2f), (o = 1);
       len = o + normalizeInto(path, n, scratch + o, NORMALIZE_URL_RFC);
@@ -68,8 +70,7 @@ export function checkLines(table: usize, buf: usize, len: i32, out: usize, scrat
   let count = 0;
   let start = 0;
   while (start < len) {
-    let end = start;
-    while (end < len && load<u8>(buf + end) != 0x0a) end++;
+    const end = findByte(buf, start, len, 0x0a);
     let lineEnd = end;
     if (lineEnd > start && load<u8>(buf + lineEnd - 1) == 0x0d) lineEnd--;
     const r = checkOne(table, buf + start, lineEnd - start, scratch);
@@ -90,7 +91,7 @@ export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i3
  * `dst` (3 * len + 1 bytes) and returns its length.
  */
 export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
-  findPath(url, len, !rfc);
+  findPath(url, len, rfc);
   const n = pathEnd - pathStart;
   let o = 0;
   if (pathNeedsSlash) store<u8>(dst, 0x2f), (o = 1);

@@ -4,27 +4,20 @@
 // simply the smallest number seen. The table layout is documented in src/compile/table.ts.
 
 import {
-  HDR_ROOT_OFF, HDR_RULES_OFF, NO_RULE,
-  NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE, NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE,
-  NODE_WILD_COUNT, NODE_WILD_OFF, RULE_ALLOW_BIT, RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE,
+  FILTER_FIRST_BYTES, FILTER_FIRST_HI, FILTER_FIRST_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SECOND_HI,
+  FILTER_SECOND_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, KEY_LEN,
+  KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_KEY, NO_RULE, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
+  NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, RULE_ALLOW_BIT,
+  RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_KEY, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
+import { indexOfSegment } from './scan';
+
+// Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
+const OCCURRED = memory.data(MAX_FILTER_KEYS / 8);
 
 // @ts-ignore: decorator
 @inline function u32At(p: usize): u32 {
   return load<u32>(p);
-}
-
-/** Leftmost index >= from where the `segLen` bytes at `seg` occur in path[from, len), or -1. */
-function indexOf(path: usize, from: i32, len: i32, seg: usize, segLen: i32): i32 {
-  const first = load<u8>(seg);
-  const last = len - segLen;
-  for (let p = from; p <= last; p++) {
-    if (load<u8>(path + p) != first) continue;
-    let k = 1;
-    while (k < segLen && load<u8>(path + p + k) == load<u8>(seg + k)) k++;
-    if (k == segLen) return p;
-  }
-  return -1;
 }
 
 /**
@@ -48,12 +41,68 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
       if (anchored) {
         return len - segLen >= p && memory.compare(path + len - segLen, pat + i, segLen) == 0;
       }
-      return indexOf(path, p, len, pat + i, segLen) >= 0;
+      return indexOfSegment(path, p, len, pat + i, segLen) >= 0;
     }
-    const found = indexOf(path, p, len, pat + i, segLen);
+    const found = indexOfSegment(path, p, len, pat + i, segLen);
     if (found < 0) return false;
     p = found + segLen;
     i = j;
+  }
+}
+
+/** 0xff in each lane whose byte is in the set the two nibble tables describe, 0 elsewhere. */
+// @ts-ignore: decorator
+@inline function inSet(v: v128, lo: v128, hi: v128): v128 {
+  const classes = v128.and(v128.swizzle(lo, v128.and(v, i8x16.splat(0x0f))), v128.swizzle(hi, i8x16.shr_u(v, 4)));
+  return i8x16.ne(classes, i8x16.splat(0));
+}
+
+/**
+ * Marks in OCCURRED every filter key that occurs in path[from, len). Candidate positions are
+ * those whose byte may start a key and whose next byte may follow it (or that may be a
+ * one-byte key), found 16 at a time; only there are keys compared.
+ */
+function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): void {
+  const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
+  memory.fill(OCCURRED, 0, <usize>((keyCount + 31) >>> 5) << 2);
+  const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
+  const firstBytes = filter + FILTER_FIRST_BYTES;
+  const firstLo = v128.load(filter + FILTER_FIRST_LO);
+  const firstHi = v128.load(filter + FILTER_FIRST_HI);
+  const secondLo = v128.load(filter + FILTER_SECOND_LO);
+  const secondHi = v128.load(filter + FILTER_SECOND_HI);
+  const singleLo = v128.load(filter + FILTER_SINGLE_LO);
+  const singleHi = v128.load(filter + FILTER_SINGLE_HI);
+  for (let i = from; i < len; i += 16) {
+    const v = v128.load(path + i);
+    const pair = v128.and(inSet(v, firstLo, firstHi), inSet(v128.load(path + i + 1), secondLo, secondHi));
+    let m = i8x16.bitmask(v128.or(pair, inSet(v, singleLo, singleHi)));
+    if (len - i < 16) m &= (1 << (len - i)) - 1;
+    while (m != 0) {
+      const at = i + ctz(m);
+      m &= m - 1;
+      const c = load<u8>(path + at);
+      // Keys are sorted by first byte: find the run that starts with c.
+      let lo = 0;
+      let hi = keyCount;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (load<u8>(firstBytes + mid) < c) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < keyCount && load<u8>(firstBytes + k) == c; k++) {
+        const key = keys + <usize>k * KEY_SIZE;
+        const keyLen = <i32>u32At(key + KEY_LEN);
+        if (at + keyLen > len) continue;
+        const keyAt = table + <usize>u32At(key + KEY_POOL_OFF);
+        let j = 1;
+        while (j < keyLen && load<u8>(path + at + j) == load<u8>(keyAt + j)) j++;
+        if (j == keyLen) {
+          const word = OCCURRED + (<usize>(k >>> 5) << 2);
+          store<u32>(word, load<u32>(word) | (<u32>1 << (k & 31)));
+        }
+      }
+    }
   }
 }
 
@@ -85,6 +134,8 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
   const rootOff = u32At(table + HDR_ROOT_OFF);
   if (rootOff == 0) return best;
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
+  const filterOff = u32At(table + HDR_FILTER_OFF);
+  let keysFound = false;
   let node = table + <usize>rootOff;
   let pos = 0;
   while (true) {
@@ -98,8 +149,18 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     if (wildCount != 0) {
       const list = table + <usize>u32At(node + NODE_WILD_OFF);
       for (let k = 0; k < wildCount; k++) {
-        const r = u32At(list + (k << 2));
+        const entry = list + <usize>k * WILD_SIZE;
+        const r = u32At(entry + WILD_STRENGTH);
         if (r >= best) break; // lists are sorted by strength
+        const key = u32At(entry + WILD_KEY);
+        if (key != NO_KEY) {
+          if (!keysFound) {
+            // Keys found from here on cover every deeper wildcard rule too.
+            findKeys(table, table + <usize>filterOff, path, pos, len);
+            keysFound = true;
+          }
+          if (((load<u32>(OCCURRED + (<usize>(key >>> 5) << 2)) >>> (key & 31)) & 1) == 0) continue;
+        }
         const rule = rules + <usize>r * RULE_SIZE;
         const pat = table + <usize>u32At(rule + RULE_PAT_OFF);
         const patLen = <i32>(u32At(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT);
@@ -116,7 +177,9 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     const labelLen = <i32>u32At(child + NODE_LABEL_LEN);
     if (pos + labelLen > len) break;
     const label = table + <usize>u32At(child + NODE_LABEL_OFF);
-    if (labelLen > 1 && memory.compare(path + pos + 1, label + 1, labelLen - 1) != 0) break;
+    let j = 1;
+    while (j < labelLen && load<u8>(path + pos + j) == load<u8>(label + j)) j++;
+    if (j < labelLen) break;
     pos += labelLen;
     node = child;
   }

@@ -10,7 +10,7 @@
 // Google mode (patterns only; URLs are compared as given): %xx gets uppercase hex and every
 // byte >= 0x80 is encoded; nothing else changes.
 
-import { byteClass, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_SPECIAL, CLASS_UNRESERVED } from './bytes';
+import { byteClass, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_UNRESERVED } from './bytes';
 
 export const NORMALIZE_URL_RFC: i32 = 0;
 export const NORMALIZE_PATTERN_RFC: i32 = 1;
@@ -22,14 +22,6 @@ export const NORMALIZE_PATTERN_GOOGLE: i32 = 2;
   store<u8>(dst + o + 1, hexDigit(v >> 4));
   store<u8>(dst + o + 2, hexDigit(v));
   return o + 3;
-}
-
-/** True when the RFC normalisation of these bytes would change them (the common ASCII case does not). */
-export function needsRfcNormalization(src: usize, len: i32): bool {
-  for (let i = 0; i < len; i++) {
-    if ((byteClass(load<u8>(src + i)) & (CLASS_ENCODE | CLASS_SPECIAL)) != 0) return true;
-  }
-  return false;
 }
 
 /**

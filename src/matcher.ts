@@ -38,10 +38,9 @@ const encoder = new TextEncoder();
 // Tables of matchers that were garbage-collected without dispose() are freed here.
 const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(ptr));
 
-// Batches are encoded into WASM memory this many bytes at a time, so memory stays bounded
-// whatever the batch size.
-const BATCH_BYTES = 256 * 1024;
-const BATCH_URLS = 8192;
+// checkLines copies its input into WASM memory this many bytes at a time, so memory stays
+// bounded whatever the input size.
+const CHUNK_BYTES = 256 * 1024;
 
 function checkUrl(url: unknown): asserts url is string {
   if (typeof url !== 'string') {
@@ -177,39 +176,20 @@ export class Matcher {
     const table = this.#table();
     const out = new Uint8Array(urls.length);
     const k = kernel();
+    const batch = k.batch();
     let i = 0;
     while (i < urls.length) {
-      // Layout of one batch: spans (8 bytes per URL) | verdicts | URL bytes | normalisation scratch.
-      const spansAt = k.scratch(BATCH_URLS * 9 + BATCH_BYTES * 4 + 64);
-      const outAt = spansAt + BATCH_URLS * 8;
-      const bytesAt = outAt + BATCH_URLS;
-      const u8 = k.u8;
-      const dv = k.dv;
-      let used = 0;
-      let count = 0;
-      let longest = 0;
-      while (i < urls.length && count < BATCH_URLS) {
-        const url = urls[i];
-        checkUrl(url);
-        const room = url.length * 3;
-        if (used + room > BATCH_BYTES) break;
-        const { written } = encoder.encodeInto(url, u8.subarray(bytesAt + used, bytesAt + used + room));
-        dv.setUint32(spansAt + count * 8, used, true);
-        dv.setUint32(spansAt + count * 8 + 4, written, true);
-        used += written;
-        if (written > longest) longest = written;
-        count++;
-        i++;
-      }
+      const count = batch.fill(urls, i);
       if (count === 0) {
-        // One URL longer than a batch: check it alone with a scratch block of its size.
+        // One URL longer than the overflow area: checked alone with a scratch block of its size.
         out[i] = this.isAllowed(urls[i]) ? 1 : 0;
+        k.trimScratch(CHUNK_BYTES * 8);
         i++;
-        k.trimScratch(BATCH_URLS * 9 + BATCH_BYTES * 4 + 64);
         continue;
       }
-      k.fn.checkSpans(table, bytesAt, spansAt, count, outAt, bytesAt + used);
-      out.set(k.u8.subarray(outAt, outAt + count), i - count);
+      k.fn.checkSpans(table, batch.base, batch.spansAt, count, batch.outAt, batch.scratchAt);
+      out.set(k.u8.subarray(batch.outAt, batch.outAt + count), i);
+      i += count;
     }
     return out;
   }
@@ -222,30 +202,33 @@ export class Matcher {
   checkLines(bytes: Uint8Array): Uint8Array {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     const table = this.#table();
-    let lines = 0;
-    for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) lines++;
-    if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) lines++;
-    const out = new Uint8Array(lines);
     const k = kernel();
+    const parts: Uint8Array[] = [];
     let start = 0;
-    let done = 0;
     while (start < bytes.length) {
-      // A chunk ends after the last line end within BATCH_BYTES (or holds one longer line).
-      let end = Math.min(bytes.length, start + BATCH_BYTES);
+      // A chunk ends after the last line end within CHUNK_BYTES (or holds one longer line).
+      let end = Math.min(bytes.length, start + CHUNK_BYTES);
       if (end < bytes.length) {
         const lastLf = bytes.lastIndexOf(0x0a, end - 1);
         end = lastLf >= start ? lastLf + 1 : bytes.indexOf(0x0a, end) + 1 || bytes.length;
       }
+      // buffer | verdicts (one per line at most) | normalisation scratch, each with scan slack
       const size = end - start;
-      const bufAt = k.scratch(size * 5 + 64);
-      const outAt = bufAt + size;
+      const bufAt = k.scratch(size * 5 + 128);
+      const outAt = bufAt + size + 32;
       k.u8.set(bytes.subarray(start, end), bufAt);
-      const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + size + 1);
-      out.set(k.u8.subarray(outAt, outAt + n), done);
-      done += n;
+      const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + size + 32);
+      parts.push(k.u8.slice(outAt, outAt + n));
       start = end;
     }
-    k.trimScratch(BATCH_URLS * 9 + BATCH_BYTES * 4 + 64);
+    k.trimScratch(CHUNK_BYTES * 8);
+    if (parts.length === 1) return parts[0];
+    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
     return out;
   }
 }

@@ -5,7 +5,7 @@ import { RobotsTxt, type Mode } from '../src/index.js';
 import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
-import { buildTable, type TableRule } from '../src/compile/table.js';
+import { buildTable, nibbleTables, type TableRule } from '../src/compile/table.js';
 import { Matcher } from '../src/matcher.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 
@@ -46,6 +46,46 @@ describe('compiled table against brute force over the position-set matcher', () 
       matcher.dispose();
     }
     expect(decided).toBeGreaterThan(4000);
+  });
+});
+
+describe('wildcard key filter', () => {
+  it('nibble tables test set membership exactly up to 8 row patterns, and a superset beyond', () => {
+    const next = rng(9);
+    for (let round = 0; round < 200; round++) {
+      const set = new Set(Array.from({ length: 1 + Math.floor(next() * 60) }, () => Math.floor(next() * 256)));
+      const { lo, hi } = nibbleTables(set);
+      const rows = new Set([...set].map((b) => b >> 4));
+      const patterns = new Set([...rows].map((h) => [...set].filter((b) => b >> 4 === h).map((b) => b & 15).sort().join()));
+      for (let b = 0; b < 256; b++) {
+        const member = (lo[b & 15] & hi[b >> 4]) !== 0;
+        if (set.has(b)) expect(member).toBe(true);
+        else if (patterns.size <= 8) expect(member).toBe(false);
+      }
+    }
+  });
+
+  it('large wildcard sets (merged nibble tables, one-byte keys) match like brute force', () => {
+    const next = rng(11);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_.=&?/%'.split('');
+    for (let set = 0; set < 40; set++) {
+      const rules: TableRule[] = Array.from({ length: 20 + Math.floor(next() * 200) }, (_, id) => ({
+        id, line: id + 1, allow: next() < 0.3, derived: false,
+        pattern: `/${next() < 0.5 ? '' : randomText(next, alphabet, 2)}*${randomText(next, alphabet, 1 + Math.floor(next() * 4))}${next() < 0.2 ? '$' : ''}`,
+      }));
+      const matcher = Matcher.fromTable(buildTable(rules, 'google'));
+      for (let p = 0; p < 300; p++) {
+        const text = randomText(next, alphabet, 40);
+        const path = text.startsWith('/') ? `/a${text}` : `/${text}`;
+        const bytes = encoder.encode(path);
+        const matching = rules.filter((rule) => positionSetMatches(bytes, encoder.encode(rule.pattern)));
+        const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
+        const r = matcher.decide(path);
+        expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+          .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
+      }
+      matcher.dispose();
+    }
   });
 });
 

@@ -2,8 +2,7 @@
 // format is documented) and the reader (assembly/match.ts). This file is compiled by both
 // TypeScript and AssemblyScript, so it holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x31545752; // "RWT1" little-endian
-export const TABLE_VERSION = 1;
+export const TABLE_MAGIC = 0x32545752; // "RWT2" little-endian: format version 2
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
@@ -13,7 +12,9 @@ export const HDR_RULES_OFF = 16;
 export const HDR_ROOT_OFF = 20;
 export const HDR_POOL_OFF = 24;
 export const HDR_POOL_LEN = 28;
-export const HEADER_SIZE = 32;
+export const HDR_FILTER_OFF = 32;
+export const HDR_RESERVED = 36;
+export const HEADER_SIZE = 40;
 
 export const FLAG_RFC = 1;
 
@@ -35,6 +36,28 @@ export const NODE_WILD_OFF = 16;
 export const NODE_WILD_COUNT = 20;
 export const NODE_CHILD_COUNT = 24;
 export const NODE_FIXED_SIZE = 28;
+
+// Wildcard list entries: (strength number, key index or NO_KEY).
+export const WILD_STRENGTH = 0;
+export const WILD_KEY = 4;
+export const WILD_SIZE = 8;
+export const NO_KEY = 0xffffffff;
+
+// Key filter: which wildcard keys occur in a path, found in one SIMD pass.
+export const FILTER_KEY_COUNT = 0;
+export const FILTER_KEYS_OFF = 4;
+export const FILTER_FIRST_LO = 8;
+export const FILTER_FIRST_HI = 24;
+export const FILTER_SECOND_LO = 40;
+export const FILTER_SECOND_HI = 56;
+export const FILTER_SINGLE_LO = 72;
+export const FILTER_SINGLE_HI = 88;
+export const FILTER_FIRST_BYTES = 104;
+export const KEY_POOL_OFF = 0;
+export const KEY_LEN = 4;
+export const KEY_SIZE = 8;
+/** Most keys a filter holds (the occurrence bitset is a fixed 8 KiB in the kernel). */
+export const MAX_FILTER_KEYS = 65536;
 
 export const NO_RULE = 0xffffffff;
 

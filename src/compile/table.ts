@@ -6,8 +6,9 @@
 // so the image is position-independent (toBytes/fromBytes are plain copies).
 //
 //   header (HEADER_SIZE bytes)
-//     magic "RWT1" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
+//     magic "RWT2" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
 //     rule count | rules offset | root node offset (0: no rules) | pool offset | pool length
+//     filter offset (0: none) | reserved
 //   rules: RULE_SIZE bytes each, ordered by strength: longest pattern first, allow before
 //     disallow at equal length, then file order. A rule's index in this order is its
 //     "strength number": of all rules matching a path, the smallest number decides.
@@ -19,22 +20,34 @@
 //     parent, stored as an offset into the pool (labels are substrings of patterns).
 //     label offset | label length | prefix rule | end rule | wildcard list offset |
 //     wildcard count | child count | child first bytes (padded to 4) | child offsets
-//     - prefix rule: strongest rule whose whole pattern is this node's path (matches every
-//       path that passes the node), or NO_RULE
+//     - prefix rule: strongest rule that matches every path passing the node: its literal
+//       part is the node's path and nothing or only '*' (and a final '$') follows
 //     - end rule: strongest rule "this node's path + $" (matches when the path ends here)
-//     - wildcard list: strength numbers, ascending, of the rules whose literal part ends here
-//       and whose remainder starts with '*'; only rules on the walked path are ever tried
+//     - wildcard list: WILD_SIZE entries (strength number, key index), ascending strength, of
+//       the rules whose literal part ends here and whose remainder has a literal segment after
+//       a '*'; only rules on the walked path are ever tried
 //     - children sorted by first byte
+//   filter (when the table has FILTER_MIN_RULES or more wildcard rules): each wildcard rule's
+//     key is the longest literal segment of its remainder, which must occur in the path for
+//     the rule to match. One SIMD pass over a path finds which keys occur; a rule whose key
+//     does not is skipped without being tried.
+//     key count | keys offset | nibble tables (16 + 16 bytes each) for the first bytes and
+//     the second bytes of keys of two or more bytes, and for one-byte keys | first byte of
+//     each key (padded to 4) | keys: KEY_SIZE each (pool offset, length), sorted by first byte
 //
 // Cost per path: one walk down the trie (bounded by the path length, independent of the
-// number of literal rules) plus the wildcard rules hanging off the nodes passed, tried in
-// strength order and only while they could still beat the best match found.
+// number of literal rules), plus, when the walk reaches wildcard rules, one filter pass and
+// exact matching of the rules whose key occurs, tried in strength order and only while they
+// could still beat the best match found.
 
 import {
-  FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF,
-  HDR_TOTAL_LEN, HEADER_SIZE, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE, NODE_LABEL_LEN, NODE_LABEL_OFF,
-  NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, NO_RULE, RULE_ID, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF,
-  RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_LEN_SHIFT, RULE_SIZE, TABLE_MAGIC,
+  FILTER_FIRST_BYTES, FILTER_FIRST_HI, FILTER_FIRST_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SECOND_HI,
+  FILTER_SECOND_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
+  HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
+  KEY_LEN, KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
+  NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, NO_KEY, NO_RULE,
+  RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE,
+  TABLE_MAGIC, WILD_KEY, WILD_SIZE, WILD_STRENGTH,
 } from './layout.js';
 import type { Mode } from '../robots/options.js';
 
@@ -50,6 +63,9 @@ export interface TableRule {
   pattern: string;
 }
 
+/** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
+const FILTER_MIN_RULES = 3;
+
 interface TrieNode {
   depth: number;
   /** Pool offset of a pattern that starts with this node's path. */
@@ -57,6 +73,7 @@ interface TrieNode {
   children: TrieNode[];
   prefixRule: number;
   endRule: number;
+  /** Wildcard rules: strength numbers, ascending. */
   wild: number[];
   offset: number;
 }
@@ -66,6 +83,14 @@ interface KeyInfo {
   prefixRule: number;
   endRule: number;
   wild: number[];
+}
+
+/** How a pattern matches: its literal part (a trie path) and what follows it. */
+interface Shape {
+  literal: string;
+  kind: 'prefix' | 'end' | 'wild';
+  /** Longest literal segment after the first '*' (wildcard rules only). */
+  key: string;
 }
 
 function newNode(depth: number, ref: number): TrieNode {
@@ -82,6 +107,20 @@ function commonPrefix(a: string, b: string): number {
 /** Strength order: longer pattern first, allow first at equal length, then caller order. */
 function byStrength(a: TableRule, b: TableRule): number {
   return b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow) || a.id - b.id;
+}
+
+function shapeOf(pattern: string): Shape {
+  const star = pattern.indexOf('*');
+  const anchored = pattern.charCodeAt(pattern.length - 1) === 0x24;
+  if (star < 0) {
+    return anchored ? { literal: pattern.slice(0, -1), kind: 'end', key: '' } : { literal: pattern, kind: 'prefix', key: '' };
+  }
+  const rest = anchored ? pattern.slice(star, -1) : pattern.slice(star);
+  let key = '';
+  for (const segment of rest.split('*')) if (segment.length > key.length) key = segment;
+  // Nothing but '*' (and a final '$') after the literal part: it matches every path that
+  // starts with the literal part, like a prefix rule (of its own, longer, priority).
+  return { literal: pattern.slice(0, star), kind: key.length === 0 ? 'prefix' : 'wild', key };
 }
 
 /** Sorted distinct keys -> radix trie (one pass, keeping the rightmost path on a stack). */
@@ -123,6 +162,50 @@ function nodeSize(node: TrieNode): number {
   return NODE_FIXED_SIZE + ((count + 3) & ~3) + 4 * count;
 }
 
+/**
+ * Two 16-byte nibble tables that test membership in a byte set with two lookups: byte c is
+ * a member when lo[c & 15] & hi[c >> 4] != 0. Exact while the set's rows (one per high
+ * nibble) fall into at most 8 distinct patterns; beyond that, rows are merged and the test
+ * answers for a superset (fine for a filter: extra candidates are checked exactly).
+ */
+export function nibbleTables(bytes: Iterable<number>): { lo: Uint8Array; hi: Uint8Array } {
+  const rows = new Array<number>(16).fill(0);
+  for (const b of bytes) rows[b >> 4] |= 1 << (b & 15);
+  let groups = [...new Set(rows.filter((row) => row !== 0))];
+  while (groups.length > 8) {
+    // Merge the two patterns whose union adds the fewest members.
+    let best = [0, 1];
+    let cost = Infinity;
+    for (let a = 0; a < groups.length; a++) {
+      for (let b = a + 1; b < groups.length; b++) {
+        const union = groups[a] | groups[b];
+        const added = popcount(union) * 2 - popcount(groups[a]) - popcount(groups[b]);
+        if (added < cost) [cost, best] = [added, [a, b]];
+      }
+    }
+    const merged = groups[best[0]] | groups[best[1]];
+    groups = groups.filter((_, i) => i !== best[0] && i !== best[1]).concat(merged);
+  }
+  const lo = new Uint8Array(16);
+  const hi = new Uint8Array(16);
+  groups.forEach((pattern, bit) => {
+    for (let l = 0; l < 16; l++) if (pattern & (1 << l)) lo[l] |= 1 << bit;
+  });
+  rows.forEach((row, h) => {
+    if (row === 0) return;
+    // The row's own pattern when it survived merging (exact), else the group it was merged into.
+    const exact = groups.indexOf(row);
+    hi[h] = 1 << (exact >= 0 ? exact : groups.findIndex((pattern) => (pattern & row) === row));
+  });
+  return { lo, hi };
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x !== 0; x &= x - 1) n++;
+  return n;
+}
+
 /** Compiles rules into a table image. Rules with an empty pattern never decide and are left out. */
 export function buildTable(input: readonly TableRule[], mode: Mode): Uint8Array {
   const rules = input.filter((r) => r.pattern.length > 0).sort(byStrength);
@@ -135,23 +218,39 @@ export function buildTable(input: readonly TableRule[], mode: Mode): Uint8Array 
     poolLength += r.pattern.length;
   }
 
-  // Literal part of each pattern -> what hangs off its trie node.
+  // Literal part of each pattern -> what hangs off its trie node; wildcard keys.
   const info = new Map<string, KeyInfo>();
+  const ruleKey = new Map<number, string>();
   rules.forEach((rule, strength) => {
-    const pattern = rule.pattern;
-    const star = pattern.indexOf('*');
-    const endAnchored = star < 0 && pattern.charCodeAt(pattern.length - 1) === 0x24;
-    const key = star >= 0 ? pattern.slice(0, star) : endAnchored ? pattern.slice(0, -1) : pattern;
-    let data = info.get(key);
+    const shape = shapeOf(rule.pattern);
+    let data = info.get(shape.literal);
     if (data === undefined) {
       data = { ref: patternOffset[strength], prefixRule: NO_RULE, endRule: NO_RULE, wild: [] };
-      info.set(key, data);
+      info.set(shape.literal, data);
     }
     // Strength order: the first rule to claim a slot is the strongest.
-    if (star >= 0) data.wild.push(strength);
-    else if (endAnchored) data.endRule = Math.min(data.endRule, strength);
-    else data.prefixRule = Math.min(data.prefixRule, strength);
+    if (shape.kind === 'wild') {
+      data.wild.push(strength);
+      ruleKey.set(strength, shape.key);
+    } else if (shape.kind === 'end') {
+      data.endRule = Math.min(data.endRule, strength);
+    } else {
+      data.prefixRule = Math.min(data.prefixRule, strength);
+    }
   });
+
+  // Filter keys, sorted by first byte; each points at its first occurrence in the pool.
+  const keyIndex = new Map<string, number>();
+  const keyRef = new Map<string, number>();
+  if (ruleKey.size >= FILTER_MIN_RULES) {
+    for (const [strength, key] of ruleKey) {
+      if (!keyRef.has(key)) {
+        keyRef.set(key, patternOffset[strength] + rules[strength].pattern.indexOf(key, rules[strength].pattern.indexOf('*')));
+      }
+    }
+    const keys = [...keyRef.keys()].sort().slice(0, MAX_FILTER_KEYS);
+    keys.forEach((key, i) => keyIndex.set(key, i));
+  }
 
   const rulesOffset = HEADER_SIZE;
   const poolOffset = rulesOffset + rules.length * RULE_SIZE;
@@ -171,7 +270,10 @@ export function buildTable(input: readonly TableRule[], mode: Mode): Uint8Array 
     }
   }
   let wildOffset = cursor;
-  for (const node of ordered) cursor += 4 * node.wild.length;
+  for (const node of ordered) cursor += WILD_SIZE * node.wild.length;
+  const keyCount = keyIndex.size;
+  const filterOffset = keyCount > 0 ? cursor : 0;
+  if (keyCount > 0) cursor += FILTER_FIRST_BYTES + ((keyCount + 3) & ~3) + KEY_SIZE * keyCount;
   const total = cursor;
 
   const bytes = new Uint8Array(total);
@@ -186,6 +288,7 @@ export function buildTable(input: readonly TableRule[], mode: Mode): Uint8Array 
   put(HDR_ROOT_OFF, root === undefined ? 0 : root.offset);
   put(HDR_POOL_OFF, poolOffset);
   put(HDR_POOL_LEN, poolLength);
+  put(HDR_FILTER_OFF, filterOffset);
 
   rules.forEach((rule, strength) => {
     const at = rulesOffset + strength * RULE_SIZE;
@@ -218,9 +321,33 @@ export function buildTable(input: readonly TableRule[], mode: Mode): Uint8Array 
       put(offsets + 4 * k, child.offset);
     });
     for (const strength of node.wild) {
-      put(wildOffset, strength);
-      wildOffset += 4;
+      put(wildOffset + WILD_STRENGTH, strength);
+      put(wildOffset + WILD_KEY, keyIndex.get(ruleKey.get(strength)!) ?? NO_KEY);
+      wildOffset += WILD_SIZE;
     }
+  }
+
+  if (keyCount > 0) {
+    const keys = [...keyIndex.keys()];
+    const multi = keys.filter((key) => key.length >= 2);
+    const tables: [number, number, Iterable<number>][] = [
+      [FILTER_FIRST_LO, FILTER_FIRST_HI, multi.map((key) => key.charCodeAt(0))],
+      [FILTER_SECOND_LO, FILTER_SECOND_HI, multi.map((key) => key.charCodeAt(1))],
+      [FILTER_SINGLE_LO, FILTER_SINGLE_HI, keys.filter((key) => key.length === 1).map((key) => key.charCodeAt(0))],
+    ];
+    for (const [loAt, hiAt, set] of tables) {
+      const { lo, hi } = nibbleTables(set);
+      bytes.set(lo, filterOffset + loAt);
+      bytes.set(hi, filterOffset + hiAt);
+    }
+    const keysOffset = filterOffset + FILTER_FIRST_BYTES + ((keyCount + 3) & ~3);
+    put(filterOffset + FILTER_KEY_COUNT, keyCount);
+    put(filterOffset + FILTER_KEYS_OFF, keysOffset);
+    keys.forEach((key, i) => {
+      bytes[filterOffset + FILTER_FIRST_BYTES + i] = key.charCodeAt(0);
+      put(keysOffset + i * KEY_SIZE + KEY_POOL_OFF, poolOffset + keyRef.get(key)!);
+      put(keysOffset + i * KEY_SIZE + KEY_LEN, key.length);
+    });
   }
   return bytes;
 }

@@ -3,6 +3,7 @@
 // block that batch calls reuse.
 
 import { WASM_BASE64 } from './binary.generated.js';
+import { BatchArea } from './batch.js';
 import { Heap, type HeapStats } from './memory.js';
 
 /** The module's exports (integers and pointers only; see assembly/index.ts). */
@@ -40,6 +41,7 @@ export class Kernel {
   dv: DataView;
   private scratchPtr = 0;
   private scratchSize = 0;
+  #batch: BatchArea | undefined;
 
   constructor(module: WebAssembly.Module) {
     const instance = new WebAssembly.Instance(module, {});
@@ -52,6 +54,12 @@ export class Kernel {
   private refreshViews(): void {
     this.u8 = new Uint8Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
+  }
+
+  /** The region checkMany encodes batches into (allocated on first use). */
+  batch(): BatchArea {
+    this.#batch ??= new BatchArea(this);
+    return this.#batch;
   }
 
   /** A reusable block of at least `size` bytes, valid until the next call of scratch(). */

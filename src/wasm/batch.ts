@@ -1,0 +1,79 @@
+// Getting many JS strings into WebAssembly memory fast. Each URL of a batch is encoded into
+// its own fixed slot through a view created once (creating a view per URL costs more than
+// encoding it); a URL too long for its slot goes to an overflow area. The region is allocated
+// once per thread, so batches of any size run in constant memory.
+
+import type { Kernel } from './kernel.js';
+
+/** URLs per kernel call. */
+export const BATCH_SLOTS = 2048;
+const SLOT_BYTES = 256;
+/** Room for URLs longer than a slot, per batch; a URL longer than this is checked alone. */
+export const OVERFLOW_BYTES = 64 * 1024;
+// Scans read up to 16 bytes past a URL; normalisation needs 3 bytes per input byte.
+const SLACK = 64;
+
+const encoder = new TextEncoder();
+
+/** Where one batch lives: slot i at base + i * SLOT_BYTES, then overflow, spans, verdicts, scratch. */
+export class BatchArea {
+  readonly base: number;
+  readonly overflowAt: number;
+  readonly spansAt: number;
+  readonly outAt: number;
+  readonly scratchAt: number;
+  private views: Uint8Array[] = [];
+  private spans: Uint32Array | undefined;
+  private buffer: ArrayBuffer | undefined;
+
+  constructor(private readonly kernel: Kernel) {
+    const slots = BATCH_SLOTS * SLOT_BYTES;
+    const size = slots + OVERFLOW_BYTES + SLACK + BATCH_SLOTS * 8 + BATCH_SLOTS + 3 * OVERFLOW_BYTES + SLACK;
+    this.base = kernel.heap.alloc(size);
+    this.overflowAt = this.base + slots;
+    this.spansAt = this.overflowAt + OVERFLOW_BYTES + SLACK;
+    this.outAt = this.spansAt + BATCH_SLOTS * 8;
+    this.scratchAt = this.outAt + BATCH_SLOTS;
+  }
+
+  private refresh(): void {
+    const buffer = this.kernel.u8.buffer as ArrayBuffer;
+    if (buffer === this.buffer) return;
+    this.buffer = buffer;
+    this.views = Array.from({ length: BATCH_SLOTS }, (_, i) => new Uint8Array(buffer, this.base + i * SLOT_BYTES, SLOT_BYTES));
+    this.spans = new Uint32Array(buffer, this.spansAt, BATCH_SLOTS * 2);
+  }
+
+  /**
+   * Encodes urls[from, ...) into the batch until it is full; returns how many were encoded
+   * (0 when urls[from] alone is longer than the overflow area). Throws a TypeError for a
+   * non-string.
+   */
+  fill(urls: readonly string[], from: number): number {
+    this.refresh();
+    const views = this.views;
+    const spans = this.spans!;
+    const limit = Math.min(urls.length - from, BATCH_SLOTS);
+    let overflowUsed = 0;
+    for (let n = 0; n < limit; n++) {
+      const url = urls[from + n];
+      if (typeof url !== 'string') {
+        throw new TypeError(`robots-wasm: url must be a string, got ${url === null ? 'null' : typeof url}`);
+      }
+      const result = encoder.encodeInto(url, views[n]);
+      if (result.read === url.length) {
+        spans[2 * n] = n * SLOT_BYTES;
+        spans[2 * n + 1] = result.written;
+        continue;
+      }
+      const room = url.length * 3;
+      if (overflowUsed + room > OVERFLOW_BYTES) return n;
+      const at = this.overflowAt + overflowUsed;
+      const { written } = encoder.encodeInto(url, this.kernel.u8.subarray(at, at + room));
+      spans[2 * n] = at - this.base;
+      spans[2 * n + 1] = written;
+      overflowUsed += written;
+    }
+    return limit;
+  }
+}
