@@ -1,13 +1,13 @@
 // Exports of the WebAssembly module: integers and pointers only. Memory is owned by the
-// TypeScript side (src/wasm/memory.ts); nothing here allocates. Every input buffer carries
-// 16 bytes of slack after its end for the SIMD scans (assembly/scan.ts).
+// TypeScript side (src/wasm/memory.ts); nothing here allocates. Scans read up to 63 bytes
+// past an input's end: the heap never hands out the last HEAP_GUARD bytes of memory, so such
+// reads stay in bounds, and the bytes read are masked out.
 
 import { HDR_FLAGS, FLAG_RFC, RESULT_ROBOTS_TXT } from '../src/compile/layout';
 import { initClasses } from './bytes';
-import { findPath, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart } from './path';
+import { findPath, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
-import { findByte } from './scan';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
 
@@ -18,14 +18,16 @@ export function heapBase(): usize {
 }
 
 /**
- * The deciding rule for one URL: its strength number, -1 when no rule matches, -2 when the
- * path is /robots.txt (always allowed in RFC mode). `scratch` needs 3 * urlLen + 1 bytes.
+ * The deciding rule for the URL at buf[start, ...) (ending at `limit`, or with `lines` at the
+ * next LF): its strength number, -1 when no rule matches, -2 when the path is /robots.txt
+ * (always allowed in RFC mode). Leaves the URL's end in urlEnd. `scratch` needs 3 * length + 1
+ * bytes.
  */
-export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize): i32 {
+function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, scratch: usize): i32 {
   const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
-  findPath(url, urlLen, rfc);
+  findPath(buf, start, limit, rfc, lines);
   const n = pathEnd - pathStart;
-  let path = url + pathStart;
+  let path = buf + pathStart;
   let len = n;
   if (rfc) {
     if (pathNeedsSlash || pathNeedsNormalization) {
@@ -42,6 +44,11 @@ export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize):
     len = n + 1;
   }
   return <i32>bestRule(table, path, len);
+}
+
+/** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */
+export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize): i32 {
+  return decide(table, url, 0, urlLen, false, scratch);
 }
 
 // @ts-ignore: decorator
@@ -70,13 +77,10 @@ export function checkLines(table: usize, buf: usize, len: i32, out: usize, scrat
   let count = 0;
   let start = 0;
   while (start < len) {
-    const end = findByte(buf, start, len, 0x0a);
-    let lineEnd = end;
-    if (lineEnd > start && load<u8>(buf + lineEnd - 1) == 0x0d) lineEnd--;
-    const r = checkOne(table, buf + start, lineEnd - start, scratch);
+    const r = decide(table, buf, start, len, true, scratch);
     store<u8>(out + count, verdict(table, r));
     count++;
-    start = end + 1;
+    start = urlEnd + 1;
   }
   return count;
 }
@@ -91,11 +95,20 @@ export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i3
  * `dst` (3 * len + 1 bytes) and returns its length.
  */
 export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
-  findPath(url, len, rfc);
+  findPath(url, 0, len, rfc, false);
   const n = pathEnd - pathStart;
   let o = 0;
   if (pathNeedsSlash) store<u8>(dst, 0x2f), (o = 1);
   if (rfc) return o + normalizeInto(url + pathStart, n, dst + o, NORMALIZE_URL_RFC);
   memory.copy(dst + o, url + pathStart, n);
   return o + n;
+}
+
+export { lexLines } from './lex';
+export { compileTable, compileTableBytes, compileWorkBytes, nibbleTables } from './compile';
+import { lexResume } from './lex';
+
+/** Where the next lexLines call continues, or -1 when the last line was read. */
+export function lexNext(): i32 {
+  return lexResume;
 }

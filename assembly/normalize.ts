@@ -11,6 +11,7 @@
 // byte >= 0x80 is encoded; nothing else changes.
 
 import { byteClass, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_UNRESERVED } from './bytes';
+import { findRfcSpecial } from './scan';
 
 export const NORMALIZE_URL_RFC: i32 = 0;
 export const NORMALIZE_PATTERN_RFC: i32 = 1;
@@ -29,6 +30,10 @@ export const NORMALIZE_PATTERN_GOOGLE: i32 = 2;
  * returns its length. `how` is one of the NORMALIZE_* constants.
  */
 export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
+  if (how == NORMALIZE_PATTERN_RFC && isPlainPattern(src, len)) {
+    memory.copy(dst, src, len);
+    return len;
+  }
   let o = 0;
   for (let i = 0; i < len; i++) {
     const c = <u32>load<u8>(src + i);
@@ -63,4 +68,18 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     }
   }
   return o;
+}
+
+/**
+ * True when RFC normalisation leaves a pattern as it is: nothing but bytes that need no
+ * escaping, '*' wildcards and a final '$' (most patterns; checked 16 bytes at a time).
+ */
+function isPlainPattern(src: usize, len: i32): bool {
+  let i = findRfcSpecial(src, 0, len);
+  while (i < len) {
+    const c = load<u8>(src + i);
+    if (c != 0x2a && !(c == 0x24 && i == len - 1)) return false;
+    i = findRfcSpecial(src, i + 1, len);
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
-// SIMD byte scans, 16 bytes per step. Every scan may load up to 15 bytes past `end`: buffers
-// handed to the kernel carry SCAN_PADDING bytes of slack (src/wasm/kernel.ts guarantees it),
-// and bits for positions at or past `end` are ignored.
+// SIMD byte scans, 16 bytes per step. A scan may load up to 15 bytes past `end`; the heap
+// never hands out the last bytes of memory (src/wasm/memory.ts), so such loads stay in
+// bounds, and bits for positions at or past `end` are ignored.
 
 // @ts-ignore: decorator
 @inline function clamp(found: i32, end: i32): i32 {
@@ -17,22 +17,43 @@ export function findByte(p: usize, from: i32, end: i32, b: u8): i32 {
   return end;
 }
 
-/** Index of the first '/', '?', ';' or '#' in p[from, end), or end. */
-export function findDelimiter(p: usize, from: i32, end: i32): i32 {
+/**
+ * Index of the first '/', '?', ';' or '#' in p[from, end) - or LF, with `lf` - or end: where
+ * a URL's authority ends.
+ */
+export function findDelimiter(p: usize, from: i32, end: i32, lf: bool): i32 {
   const slash = i8x16.splat(0x2f);
   const question = i8x16.splat(0x3f);
   const semicolon = i8x16.splat(0x3b);
   const hash = i8x16.splat(0x23);
+  // Without `lf`, compare with '/' twice rather than with LF.
+  const newline = i8x16.splat(lf ? 0x0a : 0x2f);
   for (let i = from; i < end; i += 16) {
     const v = v128.load(p + i);
-    const hit = v128.or(v128.or(i8x16.eq(v, slash), i8x16.eq(v, question)), v128.or(i8x16.eq(v, semicolon), i8x16.eq(v, hash)));
+    const hit = v128.or(
+      v128.or(v128.or(i8x16.eq(v, slash), i8x16.eq(v, question)), v128.or(i8x16.eq(v, semicolon), i8x16.eq(v, hash))),
+      i8x16.eq(v, newline),
+    );
     const m = i8x16.bitmask(hit);
     if (m != 0) return clamp(i + ctz(m), end);
   }
   return end;
 }
 
-/** Index of the first '#' or NUL in p[from, end), or end (the reference's path end in google mode). */
+/** Index of the first '#' or NUL - or LF, with `lf` - in p[from, end), or end: the path end in google mode. */
+export function findHashNulOrLf(p: usize, from: i32, end: i32, lf: bool): i32 {
+  const hash = i8x16.splat(0x23);
+  const zero = i8x16.splat(0);
+  const newline = i8x16.splat(lf ? 0x0a : 0x23);
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const m = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, hash), i8x16.eq(v, zero)), i8x16.eq(v, newline)));
+    if (m != 0) return clamp(i + ctz(m), end);
+  }
+  return end;
+}
+
+/** Index of the first '#' or NUL in p[from, end), or end (where a line's content ends). */
 export function findHashOrNul(p: usize, from: i32, end: i32): i32 {
   const hash = i8x16.splat(0x23);
   const zero = i8x16.splat(0);
@@ -96,4 +117,16 @@ export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, seg
     }
   }
   return -1;
+}
+
+/** Index of the first CR or LF in p[from, end), or end. */
+export function findLineEnd(p: usize, from: i32, end: i32): i32 {
+  const lf = i8x16.splat(0x0a);
+  const cr = i8x16.splat(0x0d);
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const m = i8x16.bitmask(v128.or(i8x16.eq(v, lf), i8x16.eq(v, cr)));
+    if (m != 0) return clamp(i + ctz(m), end);
+  }
+  return end;
 }

@@ -6,5 +6,6 @@ export { type Mode, type ParseOptions, DEFAULT_MAX_BYTES } from './robots/option
 export { type RobotsBody } from './robots/body.js';
 export { isValidProductToken, productToken } from './robots/agent.js';
 export { getPathParamsQuery, normalizePath, escapePattern } from './url/path.js';
+export { RobotsPool, type PoolOptions } from './pool/pool.js';
 export { wasmMemoryStats } from './wasm/kernel.js';
 export { type HeapStats } from './wasm/memory.js';

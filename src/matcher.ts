@@ -63,12 +63,9 @@ export class Matcher {
     finalizer.register(this, ptr, this.#token);
   }
 
-  /** Internal: a matcher over a table image produced by buildTable. */
-  static fromTable(image: Uint8Array): Matcher {
-    const k = kernel();
-    const ptr = k.heap.alloc(image.length);
-    k.u8.set(image, ptr);
-    return new Matcher(ptr, image.length);
+  /** Internal: a matcher that takes ownership of the table block `ptr` (`size` bytes). */
+  static adopt(ptr: number, size: number): Matcher {
+    return new Matcher(ptr, size);
   }
 
   /**
@@ -84,7 +81,10 @@ export class Matcher {
     if (view.getUint32(HDR_TOTAL_LEN, true) !== bytes.length) {
       throw new TypeError('robots-wasm: compiled table is truncated or has trailing bytes');
     }
-    return Matcher.fromTable(bytes);
+    const k = kernel();
+    const ptr = k.heap.alloc(bytes.length);
+    k.u8.set(bytes, ptr);
+    return new Matcher(ptr, bytes.length);
   }
 
   #table(): number {

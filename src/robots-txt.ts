@@ -1,12 +1,11 @@
 // RobotsTxt: a parsed robots.txt file, and the questions a crawler asks of it.
 
-import { normalizePatterns } from './compile/patterns.js';
-import { buildTable, type TableRule } from './compile/table.js';
+import { compileMatcher, type RuleInput } from './compile/table.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
 import { Matcher, type Explanation } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type RobotsBody } from './robots/body.js';
-import { buildGroups, groupsFor, type RobotsStructure } from './robots/groups.js';
+import { buildGroups, groupsFor, sitemapUrls, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
 const decoder = new TextDecoder();
@@ -50,8 +49,6 @@ export interface GroupSelection {
 export class RobotsTxt {
   /** The semantics this file was parsed with. */
   readonly mode: Mode;
-  /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */
-  readonly sitemaps: readonly string[];
   /** True when the body was longer than maxBytes and its tail was ignored. */
   readonly truncated: boolean;
   /** Bytes that were parsed. */
@@ -60,6 +57,7 @@ export class RobotsTxt {
   readonly #structure: RobotsStructure;
   readonly #matchers = new Map<string, Matcher>();
   #groups: readonly GroupInfo[] | undefined;
+  #sitemaps: readonly string[] | undefined;
 
   private constructor(bytes: Uint8Array, mode: Mode, truncated: boolean) {
     this.mode = mode;
@@ -67,7 +65,12 @@ export class RobotsTxt {
     this.truncated = truncated;
     this.parsedBytes = bytes.length;
     this.#structure = buildGroups(bytes, mode);
-    this.sitemaps = Object.freeze(this.#structure.sitemaps);
+  }
+
+  /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */
+  get sitemaps(): readonly string[] {
+    this.#sitemaps ??= Object.freeze(sitemapUrls(this.#bytes, this.#structure.sitemapRanges));
+    return this.#sitemaps;
   }
 
   /**
@@ -123,34 +126,21 @@ export class RobotsTxt {
     const key = agentKey(agent, this.mode) ?? '*';
     const cached = this.#matchers.get(key);
     if (cached !== undefined && !cached.disposed) return cached;
-    const matcher = Matcher.fromTable(buildTable(this.#tableRules(agent), this.mode));
+    const matcher = compileMatcher(this.#bytes, this.#rulesFor(agent), this.mode);
     this.#matchers.set(key, matcher);
     return matcher;
   }
 
-  #tableRules(agent: string): TableRule[] {
+  #rulesFor(agent: string): RuleInput[] {
     const { groups } = groupsFor(this.#structure, agent, this.mode);
-    const selected = [];
+    const rules: RuleInput[] = [];
     for (const g of groups) {
       const group = this.#structure.groups[g];
-      for (let r = group.ruleStart; r < group.ruleEnd; r++) selected.push(r);
-    }
-    const records = selected.map((r) => this.#structure.rules[r]);
-    const patterns = normalizePatterns(this.#bytes, records, this.mode);
-    const rules: TableRule[] = [];
-    selected.forEach((id, i) => {
-      const { allow, line } = records[i];
-      const pattern = patterns[i];
-      rules.push({ id, line, allow, derived: false, pattern });
-      if (allow && this.mode === 'google') {
-        // The reference retries an Allow ending in "/index.htm..." as "<dir>/$" (allowing the
-        // directory itself); as an extra rule it decides exactly when the retry would.
-        const slash = pattern.lastIndexOf('/');
-        if (slash >= 0 && pattern.startsWith('/index.htm', slash)) {
-          rules.push({ id, line, allow, derived: true, pattern: `${pattern.slice(0, slash + 1)}$` });
-        }
+      for (let id = group.ruleStart; id < group.ruleEnd; id++) {
+        const { allow, line, valueStart, valueEnd } = this.#structure.rules[id];
+        rules.push({ allow, line, id, valueStart, valueEnd });
       }
-    });
+    }
     return rules;
   }
 

@@ -5,28 +5,27 @@ import { RobotsTxt, type Mode } from '../src/index.js';
 import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
-import { buildTable, nibbleTables, type TableRule } from '../src/compile/table.js';
-import { Matcher } from '../src/matcher.js';
+import { compilePatterns, kernelNibbleTables, type PatternRule } from './support/compile.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 
 const encoder = new TextEncoder();
 
 describe('compiled table against brute force over the position-set matcher', () => {
-  // Patterns go straight into buildTable (google mode: no normalisation), so the kernel sees
-  // exactly the bytes positionSetMatches sees.
+  // ASCII patterns in google mode are compiled as they are, so the kernel sees exactly the
+  // bytes positionSetMatches sees.
   it('picks the longest matching rule, allow on ties, on 400 random rule sets x 60 paths', () => {
     const next = rng(42);
     let decided = 0;
     for (let set = 0; set < 400; set++) {
-      const rules: TableRule[] = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, id) => ({
-        id, line: id + 1, allow: next() < 0.4, derived: false,
+      const rules: PatternRule[] = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, id) => ({
+        id, line: id + 1, allow: next() < 0.4,
         pattern: (next() < 0.8 ? '/' : '*') + randomText(next, ASCII_PATTERN_BYTES, 6),
       }));
-      const matcher = Matcher.fromTable(buildTable(rules, 'google'));
+      const matcher = compilePatterns(rules);
       for (let p = 0; p < 60; p++) {
         const path = randomPath(next, ASCII_PATH_BYTES);
         const pathBytes = encoder.encode(path);
-        let best: TableRule | undefined;
+        let best: PatternRule | undefined;
         for (const rule of rules) {
           if (!positionSetMatches(pathBytes, encoder.encode(rule.pattern))) continue;
           const longer = best === undefined || rule.pattern.length > best.pattern.length;
@@ -54,7 +53,7 @@ describe('wildcard key filter', () => {
     const next = rng(9);
     for (let round = 0; round < 200; round++) {
       const set = new Set(Array.from({ length: 1 + Math.floor(next() * 60) }, () => Math.floor(next() * 256)));
-      const { lo, hi } = nibbleTables(set);
+      const { lo, hi } = kernelNibbleTables(set);
       const rows = new Set([...set].map((b) => b >> 4));
       const patterns = new Set([...rows].map((h) => [...set].filter((b) => b >> 4 === h).map((b) => b & 15).sort().join()));
       for (let b = 0; b < 256; b++) {
@@ -69,11 +68,11 @@ describe('wildcard key filter', () => {
     const next = rng(11);
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_.=&?/%'.split('');
     for (let set = 0; set < 40; set++) {
-      const rules: TableRule[] = Array.from({ length: 20 + Math.floor(next() * 200) }, (_, id) => ({
-        id, line: id + 1, allow: next() < 0.3, derived: false,
+      const rules: PatternRule[] = Array.from({ length: 20 + Math.floor(next() * 200) }, (_, id) => ({
+        id, line: id + 1, allow: next() < 0.3,
         pattern: `/${next() < 0.5 ? '' : randomText(next, alphabet, 2)}*${randomText(next, alphabet, 1 + Math.floor(next() * 4))}${next() < 0.2 ? '$' : ''}`,
       }));
-      const matcher = Matcher.fromTable(buildTable(rules, 'google'));
+      const matcher = compilePatterns(rules);
       for (let p = 0; p < 300; p++) {
         const text = randomText(next, alphabet, 40);
         const path = text.startsWith('/') ? `/a${text}` : `/${text}`;

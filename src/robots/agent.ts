@@ -20,13 +20,6 @@ export function asciiLower(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** Length of the longest [A-Za-z_-] prefix of bytes[start, end). */
-export function tokenPrefixLength(bytes: Uint8Array, start: number, end: number): number {
-  let i = start;
-  while (i < end && isTokenByte(bytes[i])) i++;
-  return i - start;
-}
-
 /**
  * The product token of an agent string: its longest [A-Za-z_-] prefix, as the reference
  * reduces `Googlebot/2.1` to `Googlebot` (whitespace around the string is ignored).

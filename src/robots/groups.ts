@@ -3,9 +3,14 @@
 // next; blank lines and other records (sitemap, crawl-delay, ...) never end a group; rules
 // before the first user-agent line belong to no group and are ignored.
 
-import { agentKey, asciiLower, tokenPrefixLength } from './agent.js';
+import { agentKey, asciiLower } from './agent.js';
+import { asciiString } from '../wasm/strings.js';
 import type { Mode } from './options.js';
-import { isSpace, parseLines, type RobotsLine } from './parse.js';
+import {
+  KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT, LINE_AGENT_GLOBAL, LINE_KEY_END,
+  LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_VALUE_END, LINE_VALUE_START,
+} from '../compile/layout.js';
+import { forEachLineChunk } from './parse.js';
 
 export interface RuleRecord {
   allow: boolean;
@@ -33,7 +38,8 @@ export interface GroupRecord {
 export interface RobotsStructure {
   rules: RuleRecord[];
   groups: GroupRecord[];
-  sitemaps: string[];
+  /** Byte ranges (start, end pairs) of the sitemap values, in file order. */
+  sitemapRanges: number[];
   /** Group indices by lowercased product token. */
   agentGroups: Map<string, number[]>;
   /** Indices of the groups a `*` line names. */
@@ -70,6 +76,20 @@ function parseSeconds(bytes: Uint8Array, start: number, end: number): number | u
   return Number(decoder.decode(bytes.subarray(start, end)));
 }
 
+/** The absolute sitemap URLs among the recorded values, as written, each once, in file order. */
+export function sitemapUrls(bytes: Uint8Array, ranges: readonly number[]): string[] {
+  const seen = new Set<string>();
+  const urls: string[] = [];
+  for (let i = 0; i < ranges.length; i += 2) {
+    const url = decoder.decode(bytes.subarray(ranges[i], ranges[i + 1]));
+    if (hasScheme(url) && !seen.has(url)) {
+      seen.add(url);
+      urls.push(url);
+    }
+  }
+  return urls;
+}
+
 function hasScheme(text: string): boolean {
   let i = 0;
   while (i < text.length) {
@@ -85,66 +105,58 @@ function hasScheme(text: string): boolean {
 export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   const rules: RuleRecord[] = [];
   const groups: GroupRecord[] = [];
-  const sitemaps: string[] = [];
-  const seenSitemaps = new Set<string>();
+  const sitemapRanges: number[] = [];
   const agentGroups = new Map<string, number[]>();
   const globalGroups: number[] = [];
   let current: GroupRecord | undefined;
   let inRules = false;
 
-  const onUserAgent = (line: RobotsLine): void => {
-    if (current === undefined || inRules) {
-      current = { agents: [], global: false, line: line.number, ruleStart: rules.length, ruleEnd: rules.length, crawlDelay: undefined };
-      groups.push(current);
-      inRules = false;
-    }
-    const index = groups.length - 1;
-    const { valueStart: vs, valueEnd: ve } = line;
-    if (ve > vs && bytes[vs] === 0x2a && (ve - vs === 1 || isSpace(bytes[vs + 1]))) {
-      if (!current.global) {
-        current.global = true;
-        globalGroups.push(index);
-      }
-      return;
-    }
-    const token = asciiLower(decoder.decode(bytes.subarray(vs, vs + tokenPrefixLength(bytes, vs, ve))));
-    // An empty token (`*bot`, `/x`) names no product; only the reference's quirk of comparing
-    // it with an empty caller agent keeps it, in google mode.
-    if (token.length === 0 && mode === 'rfc') return;
-    current.agents.push(token);
-    const list = agentGroups.get(token);
-    if (list === undefined) agentGroups.set(token, [index]);
-    else if (list[list.length - 1] !== index) list.push(index);
-  };
-
-  parseLines(bytes, mode, (line) => {
-    switch (line.kind) {
-      case 'user-agent':
-        onUserAgent(line);
-        break;
-      case 'allow':
-      case 'disallow':
-        if (current === undefined) break;
-        rules.push({ allow: line.kind === 'allow', line: line.number, valueStart: line.valueStart, valueEnd: line.valueEnd });
+  // The records are a view of kernel memory: nothing below may call into the kernel.
+  forEachLineChunk(bytes, mode, (records, count, firstLine) => {
+    for (let r = 0, at = 0; r < count; r++, at += LINE_SIZE / 4) {
+      const kind = records[at + LINE_KIND_FLAGS / 4] & 0xff;
+      if (kind === KIND_NONE) continue;
+      const line = firstLine + r;
+      const valueStart = records[at + LINE_VALUE_START / 4];
+      const valueEnd = records[at + LINE_VALUE_END / 4];
+      if (kind === KIND_USER_AGENT) {
+        if (current === undefined || inRules) {
+          current = { agents: [], global: false, line, ruleStart: rules.length, ruleEnd: rules.length, crawlDelay: undefined };
+          groups.push(current);
+          inRules = false;
+        }
+        const index = groups.length - 1;
+        const token = records[at + LINE_AGENT / 4];
+        if (token === LINE_AGENT_GLOBAL) {
+          if (!current.global) {
+            current.global = true;
+            globalGroups.push(index);
+          }
+          continue;
+        }
+        const name = asciiLower(asciiString(bytes, valueStart, valueStart + token));
+        // An empty token (`*bot`, `/x`) names no product; only the reference's quirk of
+        // comparing it with an empty caller agent keeps it, in google mode.
+        if (name.length === 0 && mode === 'rfc') continue;
+        current.agents.push(name);
+        const list = agentGroups.get(name);
+        if (list === undefined) agentGroups.set(name, [index]);
+        else if (list[list.length - 1] !== index) list.push(index);
+      } else if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
+        if (current === undefined) continue;
+        rules.push({ allow: kind === KIND_ALLOW, line, valueStart, valueEnd });
         current.ruleEnd = rules.length;
         inRules = true;
-        break;
-      case 'sitemap': {
-        const url = decoder.decode(bytes.subarray(line.valueStart, line.valueEnd));
-        if (hasScheme(url) && !seenSitemaps.has(url)) {
-          seenSitemaps.add(url);
-          sitemaps.push(url);
-        }
-        break;
+      } else if (kind === KIND_SITEMAP) {
+        sitemapRanges.push(valueStart, valueEnd);
+      } else if (current !== undefined && current.crawlDelay === undefined) {
+        const keyStart = records[at + LINE_KEY_START / 4];
+        const keyEnd = records[at + LINE_KEY_END / 4];
+        if (isCrawlDelayKey(bytes, keyStart, keyEnd)) current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
       }
-      case 'unknown':
-        if (current !== undefined && current.crawlDelay === undefined && isCrawlDelayKey(bytes, line.keyStart, line.keyEnd)) {
-          current.crawlDelay = parseSeconds(bytes, line.valueStart, line.valueEnd);
-        }
-        break;
     }
   });
-  return { rules, groups, sitemaps, agentGroups, globalGroups };
+  return { rules, groups, sitemapRanges, agentGroups, globalGroups };
 }
 
 /**

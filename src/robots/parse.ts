@@ -1,16 +1,18 @@
-// bytes -> lines: the one robots.txt line parser. It knows nothing about matching; it reports
-// every physical line (what kind of directive, where its key and value are, and what was odd
-// about it) to a callback. The matcher's group builder and the linter both consume it.
-//
-// Line handling follows the reference implementation (../docs in the README): LF, CR and CRLF
-// end a line, a leading (prefix of a) UTF-8 BOM is skipped, a NUL ends the line's content,
-// '#' starts a comment, ASCII whitespace around key and value is dropped, key and value split
-// at the first ':' (or, leniently, at whitespace when the line is exactly two words), and
-// keys are recognised case-insensitively by prefix, with the common misspellings.
+// bytes -> lines: the kernel's line reader (assembly/lex.ts) does the byte work and writes
+// one record per physical line; this module hands the records out as RobotsLine objects.
+// It knows nothing about matching: the group builder and the linter both consume it.
 
+import {
+  GOOGLE_MAX_LINE_BYTES, LINE_AGENT, LINE_AGENT_GLOBAL, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT,
+  LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE,
+  LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START,
+} from '../compile/layout.js';
+import { kernel, SCAN_SLACK } from '../wasm/kernel.js';
 import type { Mode } from './options.js';
 
 export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'unknown';
+
+export { GOOGLE_MAX_LINE_BYTES };
 
 /**
  * Keys of records that are not part of RFC 9309 but are known to be used by some crawlers
@@ -20,9 +22,6 @@ export const EXTENSION_KEYS: ReadonlySet<string> = new Set([
   'clean-param', 'content-signal', 'content-usage', 'crawl-delay', 'domain', 'host', 'noarchive', 'nofollow',
   'noindex', 'request-rate', 'revisit-after', 'visit-time',
 ]);
-
-/** The reference keeps only this many bytes of a line (google mode only). */
-export const GOOGLE_MAX_LINE_BYTES = 16_663;
 
 /** One physical line, as reported to the callback. The object is reused: copy what you keep. */
 export interface RobotsLine {
@@ -38,6 +37,8 @@ export interface RobotsLine {
   keyEnd: number;
   valueStart: number;
   valueEnd: number;
+  /** User-agent lines: length of the product token at valueStart, or -1 for `*`. */
+  agentToken: number;
   /** The key was recognised through an accepted misspelling (`useragent`, `dissallow`, ...). */
   typo: boolean;
   /** The key and value were separated by whitespace instead of ':'. */
@@ -53,54 +54,38 @@ export interface RobotsLine {
   unparseable: boolean;
 }
 
-interface KeySpelling {
-  bytes: Uint8Array;
-  kind: DirectiveKind;
-  typo: boolean;
-}
+const KINDS: (DirectiveKind | null)[] = [null, 'user-agent', 'allow', 'disallow', 'sitemap', 'unknown'];
 
-const encoder = new TextEncoder();
+/** Lines read per kernel call. */
+const CHUNK_LINES = 4096;
 
-// Checked in this order, by case-insensitive prefix, as the reference does.
-const KEY_SPELLINGS: KeySpelling[] = (
-  [
-    ['user-agent', 'user-agent', false],
-    ['useragent', 'user-agent', true],
-    ['user agent', 'user-agent', true],
-    ['allow', 'allow', false],
-    ['disallow', 'disallow', false],
-    ['dissallow', 'disallow', true],
-    ['dissalow', 'disallow', true],
-    ['disalow', 'disallow', true],
-    ['diasllow', 'disallow', true],
-    ['disallaw', 'disallow', true],
-    ['sitemap', 'sitemap', false],
-    ['site-map', 'sitemap', true],
-  ] as const
-).map(([text, kind, typo]) => ({ bytes: encoder.encode(text), kind, typo }));
-
-/** ASCII whitespace as C's isspace() sees it. */
-export function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-}
-
-function startsWithIgnoreCase(bytes: Uint8Array, start: number, end: number, lower: Uint8Array): boolean {
-  if (end - start < lower.length) return false;
-  for (let i = 0; i < lower.length; i++) {
-    let c = bytes[start + i];
-    if (c >= 0x41 && c <= 0x5a) c += 32;
-    if (c !== lower[i]) return false;
+/**
+ * Reads every line of `bytes` and hands the records to `visit` a chunk at a time: `records`
+ * holds `count` lines of LINE_SIZE / 4 u32 each (layout in src/compile/layout.ts), the first
+ * being line `firstLine` (1-based). `records` is a view of kernel memory, valid only during
+ * the call: `visit` must not use the kernel, and must copy what it keeps. Returns the number
+ * of lines.
+ */
+export function forEachLineChunk(
+  bytes: Uint8Array,
+  mode: Mode,
+  visit: (records: Uint32Array, count: number, firstLine: number) => void,
+): number {
+  const k = kernel();
+  const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
+  const bodyRoom = bytes.length + SCAN_SLACK;
+  const buf = k.scratch(bodyRoom + CHUNK_LINES * LINE_SIZE);
+  const recordsAt = buf + ((bodyRoom + 7) & ~7);
+  k.u8.set(bytes, buf);
+  let lines = 0;
+  let from = 0;
+  while (from >= 0) {
+    const count = k.fn.lexLines(buf, bytes.length, from, cap, recordsAt, CHUNK_LINES);
+    from = k.fn.lexNext();
+    visit(new Uint32Array(k.u8.buffer, recordsAt, count * (LINE_SIZE / 4)), count, lines + 1);
+    lines += count;
   }
-  return true;
-}
-
-/** Length of the leading UTF-8 BOM, or of the prefix of one, that the reference skips. */
-export function bomPrefixLength(bytes: Uint8Array): number {
-  if (bytes.length > 0 && bytes[0] === 0xef) {
-    if (bytes.length > 1 && bytes[1] === 0xbb) return bytes.length > 2 && bytes[2] === 0xbf ? 3 : 2;
-    return 1;
-  }
-  return 0;
+  return lines;
 }
 
 /**
@@ -109,97 +94,38 @@ export function bomPrefixLength(bytes: Uint8Array): number {
  */
 export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsLine) => void): number {
   const line: RobotsLine = {
-    number: 0, kind: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0,
+    number: 0, kind: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
     typo: false, missingColon: false, hasComment: false, isComment: false, isEmpty: false, tooLong: false,
     unparseable: false,
   };
-  const n = bytes.length;
-  const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : Infinity;
-  let start = bomPrefixLength(bytes);
-  let number = 0;
-  for (;;) {
-    let end = start;
-    while (end < n && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
-    line.number = ++number;
-    line.start = start;
-    line.tooLong = end - start > cap;
-    line.end = line.tooLong ? start + cap : end;
-    readLine(bytes, line);
-    onLine(line);
-    if (end >= n) break;
-    start = bytes[end] === 0x0d && end + 1 < n && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
-  }
-  return number;
+  const chunks: { records: Uint32Array; count: number; firstLine: number }[] = [];
+  // Copies: onLine may use the kernel, which would overwrite the records.
+  const lines = forEachLineChunk(bytes, mode, (records, count, firstLine) => chunks.push({ records: records.slice(), count, firstLine }));
+  for (const { records, count, firstLine } of chunks) emit(records, count, firstLine, line, onLine);
+  return lines;
 }
 
-function readLine(bytes: Uint8Array, line: RobotsLine): void {
-  line.kind = null;
-  line.typo = line.missingColon = line.hasComment = line.isComment = line.isEmpty = line.unparseable = false;
-  line.keyStart = line.keyEnd = line.valueStart = line.valueEnd = line.start;
-
-  // Content ends at a NUL (the reference works on C strings) or where a comment starts.
-  let contentEnd = line.start;
-  while (contentEnd < line.end) {
-    const c = bytes[contentEnd];
-    if (c === 0) break;
-    if (c === 0x23) {
-      line.hasComment = true;
-      break;
-    }
-    contentEnd++;
-  }
-  let s = line.start;
-  let e = contentEnd;
-  while (s < e && isSpace(bytes[s])) s++;
-  while (e > s && isSpace(bytes[e - 1])) e--;
-  if (s === e) {
-    if (line.hasComment) line.isComment = true;
-    else line.isEmpty = true;
-    return;
-  }
-
-  let sep = s;
-  while (sep < e && bytes[sep] !== 0x3a) sep++;
-  let valueStart: number;
-  if (sep < e) {
-    valueStart = sep + 1;
-  } else {
-    // No colon: accept "key value" when the line is exactly two words.
-    sep = s;
-    while (sep < e && bytes[sep] !== 0x20 && bytes[sep] !== 0x09) sep++;
-    if (sep === e) {
-      line.unparseable = true;
-      return;
-    }
-    valueStart = sep;
-    while (bytes[valueStart] === 0x20 || bytes[valueStart] === 0x09) valueStart++;
-    for (let i = valueStart; i < e; i++) {
-      if (bytes[i] === 0x20 || bytes[i] === 0x09) {
-        line.unparseable = true;
-        return;
-      }
-    }
-    line.missingColon = true;
-  }
-  let keyEnd = sep;
-  while (keyEnd > s && isSpace(bytes[keyEnd - 1])) keyEnd--;
-  if (keyEnd === s) {
-    line.missingColon = false;
-    line.unparseable = true;
-    return;
-  }
-  while (valueStart < e && isSpace(bytes[valueStart])) valueStart++;
-
-  line.keyStart = s;
-  line.keyEnd = keyEnd;
-  line.valueStart = valueStart;
-  line.valueEnd = e;
-  line.kind = 'unknown';
-  for (const spelling of KEY_SPELLINGS) {
-    if (startsWithIgnoreCase(bytes, s, keyEnd, spelling.bytes)) {
-      line.kind = spelling.kind;
-      line.typo = spelling.typo;
-      break;
-    }
+function emit(records: Uint32Array, count: number, firstLine: number, line: RobotsLine, onLine: (line: RobotsLine) => void): void {
+  for (let r = 0; r < count; r++) {
+    const at = r * (LINE_SIZE / 4);
+    const kindFlags = records[at + LINE_KIND_FLAGS / 4];
+    line.number = firstLine + r;
+    line.kind = KINDS[kindFlags & 0xff];
+    line.start = records[at + LINE_START / 4];
+    line.end = records[at + LINE_END / 4];
+    line.keyStart = records[at + LINE_KEY_START / 4];
+    line.keyEnd = records[at + LINE_KEY_END / 4];
+    line.valueStart = records[at + LINE_VALUE_START / 4];
+    line.valueEnd = records[at + LINE_VALUE_END / 4];
+    const agent = records[at + LINE_AGENT / 4];
+    line.agentToken = agent === LINE_AGENT_GLOBAL ? -1 : agent;
+    line.typo = (kindFlags & LINE_FLAG_TYPO) !== 0;
+    line.missingColon = (kindFlags & LINE_FLAG_MISSING_COLON) !== 0;
+    line.hasComment = (kindFlags & LINE_FLAG_HAS_COMMENT) !== 0;
+    line.isComment = (kindFlags & LINE_FLAG_IS_COMMENT) !== 0;
+    line.isEmpty = (kindFlags & LINE_FLAG_IS_EMPTY) !== 0;
+    line.tooLong = (kindFlags & LINE_FLAG_TOO_LONG) !== 0;
+    line.unparseable = (kindFlags & LINE_FLAG_UNPARSEABLE) !== 0;
+    onLine(line);
   }
 }

@@ -2,8 +2,12 @@
 // (assembly/path.ts, assembly/normalize.ts), so they show exactly what matching sees.
 
 import type { Mode } from '../robots/options.js';
-import { normalizePatterns } from '../compile/patterns.js';
 import { kernel } from '../wasm/kernel.js';
+import { asciiString } from '../wasm/strings.js';
+
+// How the kernel's normalizePattern normalises (assembly/normalize.ts).
+const NORMALIZE_PATTERN_RFC = 1;
+const NORMALIZE_PATTERN_GOOGLE = 2;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -46,5 +50,9 @@ export function normalizePath(url: string, mode: Mode = 'rfc'): string {
 export function escapePattern(pattern: string | Uint8Array, mode: Mode = 'rfc'): string {
   const bytes = typeof pattern === 'string' ? encoder.encode(pattern) : pattern;
   if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: pattern must be a string or Uint8Array');
-  return normalizePatterns(bytes, [{ valueStart: 0, valueEnd: bytes.length }], mode)[0];
+  const k = kernel();
+  const at = k.scratch(bytes.length * 4 + 16);
+  k.u8.set(bytes, at);
+  const n = k.fn.normalizePattern(at, bytes.length, at + bytes.length, mode === 'rfc' ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE);
+  return asciiString(k.u8, at + bytes.length, at + bytes.length + n);
 }

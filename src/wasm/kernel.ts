@@ -7,7 +7,7 @@ import { BatchArea } from './batch.js';
 import { Heap, type HeapStats } from './memory.js';
 
 /** The module's exports (integers and pointers only; see assembly/index.ts). */
-interface KernelExports {
+export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   checkOne(table: number, url: number, urlLen: number, scratch: number): number;
@@ -15,7 +15,16 @@ interface KernelExports {
   checkLines(table: number, buf: number, len: number, out: number, scratch: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, rfc: number, dst: number): number;
+  lexLines(buf: number, len: number, from: number, cap: number, out: number, maxLines: number): number;
+  lexNext(): number;
+  compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, out: number): number;
+  compileWorkBytes(rules: number, bytes: number): number;
+  compileTableBytes(rules: number, bytes: number): number;
+  nibbleTables(members: number, lo: number, hi: number): void;
 }
+
+/** Bytes of slack kept after every input the kernel scans (assembly/scan.ts). */
+export const SCAN_SLACK = 32;
 
 let compiledModule: WebAssembly.Module | undefined;
 
@@ -70,6 +79,16 @@ export class Kernel {
       this.scratchPtr = this.heap.alloc(this.scratchSize);
     }
     return this.scratchPtr;
+  }
+
+  /**
+   * Copies `bytes` into a new block with SCAN_SLACK bytes after them (the kernel's SIMD scans
+   * read up to 15 bytes past an input); the caller frees it.
+   */
+  copyIn(bytes: Uint8Array): number {
+    const ptr = this.heap.alloc(bytes.length + SCAN_SLACK);
+    this.u8.set(bytes, ptr);
+    return ptr;
   }
 
   /** Gives back a scratch block that grew past `limit` bytes (after one huge input). */

@@ -3,10 +3,16 @@
 // its space reused, and the memory stops growing once a crawler's working set is reached.
 //
 // First-fit over an address-ordered free list with coalescing on free; blocks are 16-byte
-// aligned (tables are read with u32 loads, typed-array views need alignment).
+// aligned (tables are read with u32 loads, typed-array views need alignment). The last
+// HEAP_GUARD bytes of memory are never handed out.
 
 const PAGE = 65536;
 const ALIGN = 16;
+/**
+ * Bytes at the end of memory never handed out: the kernel's scans read up to 63 bytes past
+ * an input (assembly/path.ts), which then stays in bounds wherever the input lies.
+ */
+export const HEAP_GUARD = 64;
 
 function alignUp(n: number): number {
   return (n + ALIGN - 1) & ~(ALIGN - 1);
@@ -39,7 +45,7 @@ export class Heap {
     this.memory = memory;
     this.onGrow = onGrow;
     const start = alignUp(base);
-    this.end = memory.buffer.byteLength;
+    this.end = memory.buffer.byteLength - HEAP_GUARD;
     if (this.end > start) this.insertFree(start, this.end - start);
   }
 
@@ -113,7 +119,7 @@ export class Heap {
       throw new RangeError(`robots-wasm: WebAssembly memory cannot grow by ${pages * PAGE} bytes`);
     }
     const oldEnd = this.end;
-    this.end = this.memory.buffer.byteLength;
+    this.end = this.memory.buffer.byteLength - HEAP_GUARD;
     this.insertFree(oldEnd, this.end - oldEnd);
     this.onGrow();
   }

@@ -1,0 +1,759 @@
+// rules -> compiled table: writes the flat byte image the matcher (match.ts) walks. This
+// comment is the one description of the format; the offsets are the constants of
+// src/compile/layout.ts, which the TypeScript side reads too.
+//
+// All integers are little-endian u32; every offset is relative to the start of the table,
+// so the image is position-independent (toBytes/fromBytes are plain copies).
+//
+//   header (HEADER_SIZE bytes)
+//     magic "RWT2" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
+//     rule count | rules offset | root node offset (0: no rules) | pool offset | pool length
+//     filter offset (0: none) | reserved
+//   rules: RULE_SIZE bytes each, ordered by strength: longest pattern first, allow before
+//     disallow at equal length, then file order. A rule's index in this order is its
+//     "strength number": of all rules matching a path, the smallest number decides.
+//     id (the caller's rule index) | line | pattern offset | pattern length << RULE_LEN_SHIFT with
+//     the RULE_ALLOW_BIT and RULE_DERIVED_BIT flags (derived: made by google mode's index.htm rule)
+//   pool: the normalised patterns, concatenated in strength order (ASCII: normalisation
+//     escapes every other byte), padded to 4
+//   nodes: a radix trie over the literal part of each pattern (up to its first '*', and
+//     without a final '$'). A node's label is the run of pattern bytes leading to it from its
+//     parent, stored as an offset into the pool (labels are substrings of patterns).
+//     label offset | label length | prefix rule | end rule | wildcard list offset |
+//     wildcard count | child count | child first bytes (padded to 4) | child offsets
+//     - prefix rule: strongest rule that matches every path passing the node: its literal
+//       part is the node's path and nothing or only '*' (and a final '$') follows
+//     - end rule: strongest rule "this node's path + $" (matches when the path ends here)
+//     - wildcard list: WILD_SIZE entries (strength number, key index), ascending strength, of
+//       the rules whose literal part ends here and whose remainder has a literal segment after
+//       a '*'; only rules on the walked path are ever tried
+//     - children sorted by first byte
+//   filter (when the table has FILTER_MIN_RULES or more wildcard rules): each wildcard rule's
+//     key is the longest literal segment of its remainder, which must occur in the path for
+//     the rule to match. One SIMD pass over a path finds which keys occur; a rule whose key
+//     does not is skipped without being tried.
+//     key count | keys offset | nibble tables (16 + 16 bytes each) for the first bytes and
+//     the second bytes of keys of two or more bytes, and for one-byte keys | first byte of
+//     each key (padded to 4) | keys: KEY_SIZE each (pool offset, length), sorted by bytes
+//
+// Cost per path: one walk down the trie (bounded by the path length, independent of the
+// number of literal rules), plus, when the walk reaches wildcard rules, one filter pass and
+// exact matching of the rules whose key occurs, tried in strength order and only while they
+// could still beat the best match found.
+//
+// The compiler works in an arena the caller provides (compileWorkBytes() bytes) and writes
+// the table at `out` (compileTableBytes() bytes at most); it allocates nothing itself.
+
+import {
+  FILTER_FIRST_BYTES, FILTER_FIRST_HI, FILTER_FIRST_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SECOND_HI,
+  FILTER_SECOND_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
+  HDR_POOL_LEN, HDR_POOL_OFF, HDR_RESERVED, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
+  KEY_LEN, KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
+  NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, NO_KEY, NO_RULE,
+  RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE,
+  RULE_IN_START, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC, WILD_KEY,
+  WILD_SIZE, WILD_STRENGTH,
+} from '../src/compile/layout';
+import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
+import { findByte } from './scan';
+
+/** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
+const FILTER_MIN_RULES = 3;
+
+const SHAPE_PREFIX: u32 = 0;
+const SHAPE_END: u32 = 1;
+const SHAPE_WILD: u32 = 2;
+
+// ---------------------------------------------------------------------------------------
+// Arena and u32 arrays
+
+let arena: usize = 0;
+
+// @ts-ignore: decorator
+@inline function take(bytes: usize): usize {
+  const at = arena;
+  arena = (arena + bytes + 7) & ~7;
+  return at;
+}
+
+// @ts-ignore: decorator
+@inline function get(array: usize, i: i32): u32 {
+  return load<u32>(array + (<usize>i << 2));
+}
+
+// @ts-ignore: decorator
+@inline function set(array: usize, i: i32, value: u32): void {
+  store<u32>(array + (<usize>i << 2), value);
+}
+
+/** Work area the compiler needs for `rules` rules whose values hold `bytes` bytes in all. */
+export function compileWorkBytes(rules: i32, bytes: i32): i32 {
+  return 8 * bytes + 448 * rules + 4096;
+}
+
+/** Upper bound of the table size for `rules` rules whose values hold `bytes` bytes in all. */
+export function compileTableBytes(rules: i32, bytes: i32): i32 {
+  return 6 * bytes + 256 * rules + 512;
+}
+
+// ---------------------------------------------------------------------------------------
+// Sorting u32 index arrays (stable merge sort; the orders read the globals below)
+
+let patOff: usize = 0; // per rule: pattern offset in `norm`
+let patLen: usize = 0;
+let ruleAllow: usize = 0;
+let norm: usize = 0;
+let litLen: usize = 0; // per strength number: length of the literal part
+let strengthPat: usize = 0; // per strength number: the rule (index into the arrays above)
+let keyRel: usize = 0; // per strength number: key offset within the pattern
+let keyLen: usize = 0;
+
+/** Byte order of a[0, aLen) and b[0, bLen), 8 bytes per step (patterns share long prefixes). */
+// @ts-ignore: decorator
+@inline function compareBytes(a: usize, aLen: i32, b: usize, bLen: i32): i32 {
+  const n = aLen < bLen ? aLen : bLen;
+  let i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const x = load<u64>(a + i);
+    const y = load<u64>(b + i);
+    if (x != y) {
+      // The first differing byte is the lowest one (little-endian loads).
+      const shift = ctz(x ^ y) & ~7;
+      return <i32>((x >> shift) & 0xff) - <i32>((y >> shift) & 0xff);
+    }
+  }
+  for (; i < n; i++) {
+    const d = <i32>load<u8>(a + i) - <i32>load<u8>(b + i);
+    if (d != 0) return d;
+  }
+  return aLen - bLen;
+}
+
+let litPtr: usize = 0; // per strength number: address of the pattern
+let litKey: usize = 0; // per strength number: first 8 literal bytes, big-endian, zero-padded (u64)
+
+// @ts-ignore: decorator
+@inline function patternOf(k: u32): usize {
+  return <usize>get(litPtr, k);
+}
+
+/**
+ * Literal parts in byte order (strength numbers; ties keep strength order). The 8-byte
+ * prefix keys decide most comparisons; patterns hold no zero byte, so zero padding sorts a
+ * shorter literal before its extensions.
+ */
+// @ts-ignore: decorator
+@inline function byLiteral(a: u32, b: u32): i32 {
+  const ka = load<u64>(litKey + (<usize>a << 3));
+  const kb = load<u64>(litKey + (<usize>b << 3));
+  if (ka != kb) return ka < kb ? -1 : 1;
+  const la = <i32>get(litLen, a);
+  const lb = <i32>get(litLen, b);
+  if (la <= 8 || lb <= 8) return la - lb;
+  return compareBytes(patternOf(a) + 8, la - 8, patternOf(b) + 8, lb - 8);
+}
+
+/** Wildcard keys in byte order. */
+// @ts-ignore: decorator
+@inline function byKey(a: u32, b: u32): i32 {
+  return compareBytes(patternOf(a) + get(keyRel, a), <i32>get(keyLen, a), patternOf(b) + get(keyRel, b), <i32>get(keyLen, b));
+}
+
+/**
+ * Sorts `n` u64 keys ascending (insertion sort of runs, then bottom-up merges). The strength
+ * order is one key per rule: inverted pattern length, then "not allow", then the rule's index
+ * (indices follow file order), so the smallest key is the strongest rule.
+ */
+function sortKeys(items: usize, tmp: usize, n: i32): void {
+  for (let lo = 0; lo < n; lo += 16) {
+    const hi = lo + 16 < n ? lo + 16 : n;
+    for (let i = lo + 1; i < hi; i++) {
+      const x = load<u64>(items + (<usize>i << 3));
+      let j = i - 1;
+      while (j >= lo && load<u64>(items + (<usize>j << 3)) > x) {
+        store<u64>(items + (<usize>(j + 1) << 3), load<u64>(items + (<usize>j << 3)));
+        j--;
+      }
+      store<u64>(items + (<usize>(j + 1) << 3), x);
+    }
+  }
+  let src = items;
+  let dst = tmp;
+  for (let width = 16; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += width << 1) {
+      const mid = lo + width < n ? lo + width : n;
+      const hi = lo + (width << 1) < n ? lo + (width << 1) : n;
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const a = load<u64>(src + (<usize>i << 3));
+        const b = load<u64>(src + (<usize>j << 3));
+        if (b < a) {
+          store<u64>(dst + (<usize>(k++) << 3), b);
+          j++;
+        } else {
+          store<u64>(dst + (<usize>(k++) << 3), a);
+          i++;
+        }
+      }
+      while (i < mid) store<u64>(dst + (<usize>(k++) << 3), load<u64>(src + (<usize>(i++) << 3)));
+      while (j < hi) store<u64>(dst + (<usize>(k++) << 3), load<u64>(src + (<usize>(j++) << 3)));
+    }
+    const swap = src;
+    src = dst;
+    dst = swap;
+  }
+  if (src != items) memory.copy(items, src, <usize>n << 3);
+}
+
+const BY_LITERAL = 1;
+const BY_KEY = 2;
+
+// @ts-ignore: decorator
+@inline function compare(order: i32, a: u32, b: u32): i32 {
+  return order == BY_LITERAL ? byLiteral(a, b) : byKey(a, b);
+}
+
+function sortByLiteral(items: usize, tmp: usize, n: i32): void {
+  mergeSort(items, tmp, n, BY_LITERAL);
+}
+
+function sortByKey(items: usize, tmp: usize, n: i32): void {
+  mergeSort(items, tmp, n, BY_KEY);
+}
+
+/** Stable merge sort of u32 items; inlined into sortBy* so `order` is a constant there. */
+// @ts-ignore: decorator
+@inline function mergeSort(items: usize, tmp: usize, n: i32, order: i32): void {
+  // Insertion sort of runs of 16, then bottom-up merges.
+  for (let lo = 0; lo < n; lo += 16) {
+    const hi = lo + 16 < n ? lo + 16 : n;
+    for (let i = lo + 1; i < hi; i++) {
+      const x = get(items, i);
+      let j = i - 1;
+      while (j >= lo && compare(order, get(items, j), x) > 0) {
+        set(items, j + 1, get(items, j));
+        j--;
+      }
+      set(items, j + 1, x);
+    }
+  }
+  let src = items;
+  let dst = tmp;
+  for (let width = 16; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += width << 1) {
+      const mid = lo + width < n ? lo + width : n;
+      const hi = lo + (width << 1) < n ? lo + (width << 1) : n;
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) set(dst, k++, compare(order, get(src, j), get(src, i)) < 0 ? get(src, j++) : get(src, i++));
+      while (i < mid) set(dst, k++, get(src, i++));
+      while (j < hi) set(dst, k++, get(src, j++));
+    }
+    const swap = src;
+    src = dst;
+    dst = swap;
+  }
+  if (src != items) memory.copy(items, src, <usize>n << 2);
+}
+
+// ---------------------------------------------------------------------------------------
+// Nibble tables: byte-set membership with two 16-entry lookups (see match.ts, findKeys)
+
+/**
+ * Writes lo (16 bytes) and hi (16 bytes) so that byte c is in the set of the 256-entry
+ * 0/1 table `members` when lo[c & 15] & hi[c >> 4] != 0. Exact while the set's rows (one per
+ * high nibble) have at most 8 distinct patterns; beyond that, the two patterns whose union
+ * adds the fewest members are merged until 8 remain, and the test answers for a superset.
+ */
+export function nibbleTables(members: usize, lo: usize, hi: usize): void {
+  const rows = memory.data(64);
+  for (let h = 0; h < 16; h++) {
+    let row: u32 = 0;
+    for (let l = 0; l < 16; l++) if (load<u8>(members + (h << 4) + l) != 0) row |= 1 << l;
+    store<u32>(rows + (h << 2), row);
+  }
+  nibbleTablesOfRows(rows, lo, hi);
+}
+
+/** nibbleTables for a set given as 16 rows (u32 each: bit l of row h = byte h * 16 + l). */
+function nibbleTablesOfRows(rows: usize, lo: usize, hi: usize): void {
+  const groups = memory.data(64);
+  let groupCount = 0;
+  for (let h = 0; h < 16; h++) {
+    const row = load<u32>(rows + (h << 2));
+    if (row == 0) continue;
+    let seen = false;
+    for (let g = 0; g < groupCount; g++) if (load<u32>(groups + (g << 2)) == row) seen = true;
+    if (!seen) store<u32>(groups + (groupCount++ << 2), row);
+  }
+  while (groupCount > 8) {
+    let bestA = 0;
+    let bestB = 1;
+    let bestCost = 0x7fffffff;
+    for (let a = 0; a < groupCount; a++) {
+      for (let b = a + 1; b < groupCount; b++) {
+        const ga = load<u32>(groups + (a << 2));
+        const gb = load<u32>(groups + (b << 2));
+        const cost = <i32>(popcnt(ga | gb) * 2 - popcnt(ga) - popcnt(gb));
+        if (cost < bestCost) {
+          bestCost = cost;
+          bestA = a;
+          bestB = b;
+        }
+      }
+    }
+    store<u32>(groups + (bestA << 2), load<u32>(groups + (bestA << 2)) | load<u32>(groups + (bestB << 2)));
+    store<u32>(groups + (bestB << 2), load<u32>(groups + (--groupCount << 2)));
+  }
+  memory.fill(lo, 0, 16);
+  memory.fill(hi, 0, 16);
+  for (let g = 0; g < groupCount; g++) {
+    const pattern = load<u32>(groups + (g << 2));
+    const bit = <u32>1 << <u32>g;
+    for (let l = 0; l < 16; l++) if ((pattern & (<u32>1 << <u32>l)) != 0) store<u8>(lo + l, <u8>(<u32>load<u8>(lo + l) | bit));
+  }
+  for (let h = 0; h < 16; h++) {
+    const row = load<u32>(rows + (h << 2));
+    if (row == 0) continue;
+    // The row's own pattern when it survived merging (exact), else the group it went into.
+    let bit = -1;
+    for (let g = 0; g < groupCount && bit < 0; g++) if (load<u32>(groups + (g << 2)) == row) bit = g;
+    for (let g = 0; g < groupCount && bit < 0; g++) if ((load<u32>(groups + (g << 2)) & row) == row) bit = g;
+    store<u8>(hi + h, <u8>(<u32>1 << <u32>bit));
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Trie nodes (in the arena, structure of arrays)
+
+let nodeDepth: usize = 0;
+let nodeRef: usize = 0; // pool offset of a pattern that starts with the node's path
+let nodePrefix: usize = 0;
+let nodeEnd: usize = 0;
+let nodeWildStart: usize = 0; // into wildList
+let nodeWildCount: usize = 0;
+let nodeFirstChild: usize = 0;
+let nodeLastChild: usize = 0;
+let nodeNext: usize = 0;
+let nodePrev: usize = 0;
+let nodeParent: usize = 0;
+let nodeCount = 0;
+const NONE: u32 = 0xffffffff;
+
+function newNode(depth: u32, ref: u32): i32 {
+  const n = nodeCount++;
+  set(nodeDepth, n, depth);
+  set(nodeRef, n, ref);
+  set(nodePrefix, n, NO_RULE);
+  set(nodeEnd, n, NO_RULE);
+  set(nodeWildStart, n, 0);
+  set(nodeWildCount, n, 0);
+  set(nodeFirstChild, n, NONE);
+  set(nodeLastChild, n, NONE);
+  set(nodeNext, n, NONE);
+  set(nodePrev, n, NONE);
+  set(nodeParent, n, NONE);
+  return n;
+}
+
+function appendChild(parent: i32, child: i32): void {
+  set(nodeParent, child, parent);
+  const last = get(nodeLastChild, parent);
+  set(nodePrev, child, last);
+  set(nodeNext, child, NONE);
+  if (last == NONE) set(nodeFirstChild, parent, child);
+  else set(nodeNext, last, child);
+  set(nodeLastChild, parent, child);
+}
+
+/** Puts `middle` where the last child of `parent` was, and that child under `middle`. */
+function splitLastChild(parent: i32, middle: i32): void {
+  const child = <i32>get(nodeLastChild, parent);
+  const prev = get(nodePrev, child);
+  set(nodeParent, middle, parent);
+  set(nodePrev, middle, prev);
+  set(nodeNext, middle, NONE);
+  if (prev == NONE) set(nodeFirstChild, parent, middle);
+  else set(nodeNext, prev, middle);
+  set(nodeLastChild, parent, middle);
+  set(nodeFirstChild, middle, NONE);
+  set(nodeLastChild, middle, NONE);
+  appendChild(middle, child);
+}
+
+function childCount(node: i32): i32 {
+  let count = 0;
+  for (let c = get(nodeFirstChild, node); c != NONE; c = get(nodeNext, c)) count++;
+  return count;
+}
+
+// ---------------------------------------------------------------------------------------
+
+/**
+ * Compiles `ruleCount` rules (RULE_IN_SIZE records at `rulesIn`, values in body[0, bodyLen))
+ * into a table at `out`; returns its size. `work` holds compileWorkBytes() bytes.
+ */
+export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: bool, work: usize, out: usize): i32 {
+  arena = work;
+  const maxRules = ruleCount * 2;
+  patOff = take(<usize>maxRules << 2);
+  patLen = take(<usize>maxRules << 2);
+  ruleAllow = take(<usize>maxRules << 2);
+  const ruleId = take(<usize>maxRules << 2);
+  const ruleLine = take(<usize>maxRules << 2);
+  const ruleDerived = take(<usize>maxRules << 2);
+  let totalIn = 0;
+  for (let i = 0; i < ruleCount; i++) {
+    const r = rulesIn + <usize>i * RULE_IN_SIZE;
+    totalIn += <i32>(load<u32>(r + RULE_IN_END) - load<u32>(r + RULE_IN_START));
+  }
+  norm = take(<usize>(6 * totalIn + ruleCount + 16));
+
+  // 1. Normalise every pattern; google mode adds the index.htm variant of an Allow.
+  let m = 0;
+  let normUsed: u32 = 0;
+  const how = rfc ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE;
+  for (let i = 0; i < ruleCount; i++) {
+    const r = rulesIn + <usize>i * RULE_IN_SIZE;
+    const start = load<u32>(r + RULE_IN_START);
+    const len = <i32>(load<u32>(r + RULE_IN_END) - start);
+    const n = normalizeInto(body + start, len, norm + normUsed, how);
+    if (n == 0) continue; // an empty pattern never decides
+    const allow = load<u32>(r + RULE_IN_ALLOW);
+    set(patOff, m, normUsed);
+    set(patLen, m, n);
+    set(ruleAllow, m, allow);
+    set(ruleId, m, load<u32>(r + RULE_IN_ID));
+    set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
+    set(ruleDerived, m, 0);
+    m++;
+    if (!rfc && allow != 0) {
+      // The reference retries an Allow ending in "/index.htm..." as "<dir>/$" (allowing the
+      // directory itself); as an extra rule it decides exactly when the retry would.
+      const p = norm + normUsed;
+      let slash = n - 1;
+      while (slash >= 0 && load<u8>(p + slash) != 0x2f) slash--;
+      if (slash >= 0 && isIndexHtm(p + slash, n - slash)) {
+        const at = normUsed + n;
+        memory.copy(norm + at, p, slash + 1);
+        store<u8>(norm + at + slash + 1, 0x24);
+        set(patOff, m, at);
+        set(patLen, m, slash + 2);
+        set(ruleAllow, m, 1);
+        set(ruleId, m, load<u32>(r + RULE_IN_ID));
+        set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
+        set(ruleDerived, m, 1);
+        m++;
+        normUsed += <u32>(slash + 2);
+      }
+    }
+    normUsed += <u32>n;
+  }
+
+  // 2. Strength order.
+  const strengthKeys = take(<usize>m << 3);
+  const sortTmp = take(<usize>m << 3);
+  for (let i = 0; i < m; i++) {
+    const notAllow: u64 = get(ruleAllow, i) != 0 ? 0 : 1;
+    store<u64>(strengthKeys + (<usize>i << 3), ((<u64>(0x1fffff - get(patLen, i))) << 42) | (notAllow << 41) | <u64>i);
+  }
+  sortKeys(strengthKeys, sortTmp, m);
+  strengthPat = take(<usize>m << 2);
+  litPtr = take(<usize>m << 2);
+  for (let k = 0; k < m; k++) {
+    const rule = <u32>(load<u64>(strengthKeys + (<usize>k << 3)) & 0x1ffffffffff);
+    set(strengthPat, k, rule);
+    set(litPtr, k, <u32>(norm + get(patOff, rule)));
+  }
+
+  // 3. Shapes: literal part, and for wildcard rules the key.
+  litLen = take(<usize>m << 2);
+  keyRel = take(<usize>m << 2);
+  keyLen = take(<usize>m << 2);
+  const shape = take(<usize>m << 2);
+  let wildRules = 0;
+  for (let k = 0; k < m; k++) {
+    const p = patternOf(k);
+    const n = <i32>get(patLen, get(strengthPat, k));
+    const anchored = load<u8>(p + n - 1) == 0x24;
+    const star = findByte(p, 0, n, 0x2a);
+    set(keyRel, k, 0);
+    set(keyLen, k, 0);
+    if (star == n) {
+      set(litLen, k, anchored ? n - 1 : n);
+      set(shape, k, anchored ? SHAPE_END : SHAPE_PREFIX);
+      continue;
+    }
+    set(litLen, k, star);
+    // The longest literal segment after the first '*' (before a final '$').
+    const end = anchored ? n - 1 : n;
+    let best = 0;
+    let bestAt = 0;
+    let i = star;
+    while (i < end) {
+      while (i < end && load<u8>(p + i) == 0x2a) i++;
+      const j = findByte(p, i, end, 0x2a);
+      if (j - i > best) {
+        best = j - i;
+        bestAt = i;
+      }
+      i = j;
+    }
+    if (best == 0) {
+      // Nothing but '*' (and '$') after the literal part: matches every path that starts
+      // with it, like a prefix rule (of its own, longer, priority).
+      set(shape, k, SHAPE_PREFIX);
+    } else {
+      set(shape, k, SHAPE_WILD);
+      set(keyRel, k, bestAt);
+      set(keyLen, k, best);
+      wildRules++;
+    }
+  }
+
+  litKey = take(<usize>m << 3);
+  for (let k = 0; k < m; k++) {
+    const len = <i32>get(litLen, k);
+    let x = load<u64>(patternOf(k)); // `norm` has slack past its last pattern
+    if (len < 8) x &= (<u64>1 << (<u64>len << 3)) - 1;
+    store<u64>(litKey + (<usize>k << 3), bswap<u64>(x));
+  }
+
+  // 4. Filter keys: distinct keys in byte order, each rule's key index.
+  const keyIndex = take(<usize>m << 2);
+  const keyList = take(<usize>m << 2); // strength number of one rule per distinct key
+  let keyCount = 0;
+  for (let k = 0; k < m; k++) set(keyIndex, k, NO_KEY);
+  if (wildRules >= FILTER_MIN_RULES) {
+    const byKeyOrder = take(<usize>wildRules << 2);
+    let w = 0;
+    for (let k = 0; k < m; k++) if (get(shape, k) == SHAPE_WILD) set(byKeyOrder, w++, k);
+    sortByKey(byKeyOrder, sortTmp, wildRules);
+    for (let i = 0; i < wildRules; i++) {
+      const k = get(byKeyOrder, i);
+      if (i == 0 || byKey(get(byKeyOrder, i - 1), k) != 0) {
+        if (keyCount == MAX_FILTER_KEYS) break;
+        set(keyList, keyCount++, k);
+      }
+      set(keyIndex, k, keyCount - 1);
+    }
+  }
+
+  // 5. Radix trie over the literal parts, built from them in byte order.
+  const litOrder = take(<usize>m << 2);
+  for (let k = 0; k < m; k++) set(litOrder, k, k);
+  sortByLiteral(litOrder, sortTmp, m);
+  const maxNodes = 2 * m + 1;
+  nodeDepth = take(<usize>maxNodes << 2);
+  nodeRef = take(<usize>maxNodes << 2);
+  nodePrefix = take(<usize>maxNodes << 2);
+  nodeEnd = take(<usize>maxNodes << 2);
+  nodeWildStart = take(<usize>maxNodes << 2);
+  nodeWildCount = take(<usize>maxNodes << 2);
+  nodeFirstChild = take(<usize>maxNodes << 2);
+  nodeLastChild = take(<usize>maxNodes << 2);
+  nodeNext = take(<usize>maxNodes << 2);
+  nodePrev = take(<usize>maxNodes << 2);
+  nodeParent = take(<usize>maxNodes << 2);
+  const stack = take(<usize>maxNodes << 2);
+  const wildList = take(<usize>m << 2);
+  const poolOut = take(<usize>m << 2); // per strength number: offset in the table's pool
+  nodeCount = 0;
+
+  let poolLength = 0;
+  for (let k = 0; k < m; k++) {
+    set(poolOut, k, poolLength);
+    poolLength += get(patLen, get(strengthPat, k));
+  }
+
+  let wildUsed = 0;
+  let stackSize = 0;
+  if (m > 0) {
+    set(stack, stackSize++, newNode(0, 0));
+    let prevPattern: usize = 0;
+    let prevLen = 0;
+    let i = 0;
+    while (i < m) {
+      // A run of rules with the same literal part: one node.
+      const first = get(litOrder, i);
+      const lit = patternOf(first);
+      const len = <i32>get(litLen, first);
+      let node: i32;
+      if (len == 0) {
+        node = 0;
+      } else {
+        const shared = prevLen == 0 ? 0 : sharedPrefix(prevPattern, prevLen, lit, len);
+        let popped: i32 = -1;
+        while (<i32>get(nodeDepth, get(stack, stackSize - 1)) > shared) popped = <i32>get(stack, --stackSize);
+        let top = <i32>get(stack, stackSize - 1);
+        if (<i32>get(nodeDepth, top) < shared) {
+          // `popped` hangs below depth `shared`: split its edge there.
+          const middle = newNode(shared, get(nodeRef, popped));
+          splitLastChild(top, middle);
+          set(stack, stackSize++, middle);
+          top = middle;
+        }
+        node = newNode(len, get(poolOut, first));
+        appendChild(top, node);
+        set(stack, stackSize++, node);
+        prevPattern = lit;
+        prevLen = len;
+      }
+      set(nodeWildStart, node, wildUsed);
+      while (i < m) {
+        const k = get(litOrder, i);
+        if (k != first && byLiteral(first, k) != 0) break;
+        const s = get(shape, k);
+        if (s == SHAPE_WILD) set(wildList, wildUsed++, k);
+        else if (s == SHAPE_END) set(nodeEnd, node, min(get(nodeEnd, node), k));
+        else set(nodePrefix, node, min(get(nodePrefix, node), k));
+        i++;
+      }
+      set(nodeWildCount, node, wildUsed - get(nodeWildStart, node));
+    }
+  }
+
+  // 6. Layout.
+  const rulesOffset = HEADER_SIZE;
+  const poolOffset = rulesOffset + m * RULE_SIZE;
+  let cursor = (poolOffset + poolLength + 3) & ~3;
+  const order = take(<usize>(nodeCount + 1) << 2); // nodes in depth-first order
+  const nodeOffset = take(<usize>(nodeCount + 1) << 2);
+  let ordered = 0;
+  if (nodeCount > 0) {
+    stackSize = 0;
+    set(stack, stackSize++, 0);
+    while (stackSize > 0) {
+      const node = <i32>get(stack, --stackSize);
+      set(order, ordered++, node);
+      set(nodeOffset, node, cursor);
+      const c = childCount(node);
+      cursor += NODE_FIXED_SIZE + ((c + 3) & ~3) + 4 * c;
+      // Children in reverse onto the stack so the first child comes out first.
+      for (let child = get(nodeLastChild, node); child != NONE; child = get(nodePrev, child)) set(stack, stackSize++, child);
+    }
+  }
+  let wildOffset = cursor;
+  cursor += wildUsed * WILD_SIZE;
+  const filterOffset = keyCount > 0 ? cursor : 0;
+  if (keyCount > 0) cursor += FILTER_FIRST_BYTES + ((keyCount + 3) & ~3) + KEY_SIZE * keyCount;
+  const total = cursor;
+
+  // 7. Write.
+  memory.fill(out, 0, <usize>total);
+  store<u32>(out + HDR_MAGIC, TABLE_MAGIC);
+  store<u32>(out + HDR_TOTAL_LEN, total);
+  store<u32>(out + HDR_FLAGS, rfc ? FLAG_RFC : 0);
+  store<u32>(out + HDR_RULE_COUNT, m);
+  store<u32>(out + HDR_RULES_OFF, rulesOffset);
+  store<u32>(out + HDR_ROOT_OFF, nodeCount > 0 ? get(nodeOffset, 0) : 0);
+  store<u32>(out + HDR_POOL_OFF, poolOffset);
+  store<u32>(out + HDR_POOL_LEN, poolLength);
+  store<u32>(out + HDR_FILTER_OFF, filterOffset);
+  store<u32>(out + HDR_RESERVED, 0);
+
+  for (let k = 0; k < m; k++) {
+    const rule = get(strengthPat, k);
+    const at = out + rulesOffset + <usize>k * RULE_SIZE;
+    const len = get(patLen, rule);
+    store<u32>(at + RULE_ID, get(ruleId, rule));
+    store<u32>(at + RULE_LINE, get(ruleLine, rule));
+    store<u32>(at + RULE_PAT_OFF, poolOffset + get(poolOut, k));
+    store<u32>(at + RULE_PAT_LEN_KIND, (len << RULE_LEN_SHIFT) | (get(ruleDerived, rule) != 0 ? RULE_DERIVED_BIT : 0) | (get(ruleAllow, rule) != 0 ? RULE_ALLOW_BIT : 0));
+    memory.copy(out + poolOffset + get(poolOut, k), norm + get(patOff, rule), len);
+  }
+
+  for (let o = 0; o < ordered; o++) {
+    const node = <i32>get(order, o);
+    const at = out + get(nodeOffset, node);
+    const parent = get(nodeParent, node);
+    const from = parent == NONE ? 0 : get(nodeDepth, parent);
+    const depth = get(nodeDepth, node);
+    store<u32>(at + NODE_LABEL_OFF, poolOffset + get(nodeRef, node) + from);
+    store<u32>(at + NODE_LABEL_LEN, depth - from);
+    store<u32>(at + NODE_PREFIX_RULE, get(nodePrefix, node));
+    store<u32>(at + NODE_END_RULE, get(nodeEnd, node));
+    const wildCount = get(nodeWildCount, node);
+    store<u32>(at + NODE_WILD_OFF, wildCount > 0 ? wildOffset : 0);
+    store<u32>(at + NODE_WILD_COUNT, wildCount);
+    const c = childCount(node);
+    store<u32>(at + NODE_CHILD_COUNT, c);
+    const firstBytes = at + NODE_FIXED_SIZE;
+    const offsets = firstBytes + ((c + 3) & ~3);
+    let index = 0;
+    for (let child = get(nodeFirstChild, node); child != NONE; child = get(nodeNext, child)) {
+      store<u8>(firstBytes + index, load<u8>(out + poolOffset + get(nodeRef, child) + depth));
+      store<u32>(offsets + (<usize>index << 2), get(nodeOffset, child));
+      index++;
+    }
+    const wildStart = <i32>get(nodeWildStart, node);
+    for (let w = 0; w < <i32>wildCount; w++) {
+      const k = get(wildList, wildStart + w);
+      store<u32>(out + wildOffset + WILD_STRENGTH, k);
+      store<u32>(out + wildOffset + WILD_KEY, get(keyIndex, k));
+      wildOffset += WILD_SIZE;
+    }
+  }
+
+  if (keyCount > 0) {
+    const filter = out + filterOffset;
+    const keysOffset = filterOffset + FILTER_FIRST_BYTES + ((keyCount + 3) & ~3);
+    store<u32>(filter + FILTER_KEY_COUNT, keyCount);
+    store<u32>(filter + FILTER_KEYS_OFF, keysOffset);
+    // The three byte sets, as 16 rows of 16 bits each.
+    const first = take(64);
+    const second = take(64);
+    const single = take(64);
+    memory.fill(first, 0, 64);
+    memory.fill(second, 0, 64);
+    memory.fill(single, 0, 64);
+    for (let i = 0; i < keyCount; i++) {
+      const k = get(keyList, i);
+      const keyAt = get(poolOut, k) + get(keyRel, k);
+      const len = get(keyLen, k);
+      const b0 = load<u8>(out + poolOffset + keyAt);
+      store<u8>(filter + FILTER_FIRST_BYTES + i, b0);
+      store<u32>(out + keysOffset + <usize>i * KEY_SIZE + KEY_POOL_OFF, poolOffset + keyAt);
+      store<u32>(out + keysOffset + <usize>i * KEY_SIZE + KEY_LEN, len);
+      if (len == 1) {
+        addToRows(single, b0);
+      } else {
+        addToRows(first, b0);
+        addToRows(second, load<u8>(out + poolOffset + keyAt + 1));
+      }
+    }
+    nibbleTablesOfRows(first, filter + FILTER_FIRST_LO, filter + FILTER_FIRST_HI);
+    nibbleTablesOfRows(second, filter + FILTER_SECOND_LO, filter + FILTER_SECOND_HI);
+    nibbleTablesOfRows(single, filter + FILTER_SINGLE_LO, filter + FILTER_SINGLE_HI);
+  }
+  return total;
+}
+
+// @ts-ignore: decorator
+@inline function addToRows(rows: usize, b: u32): void {
+  const at = rows + ((b >> 4) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (b & 15)));
+}
+
+/** Length of the common prefix of a[0, aLen) and b[0, bLen), 8 bytes per step. */
+function sharedPrefix(a: usize, aLen: i32, b: usize, bLen: i32): i32 {
+  const n = aLen < bLen ? aLen : bLen;
+  let i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const x = load<u64>(a + i) ^ load<u64>(b + i);
+    if (x != 0) return i + <i32>(ctz(x) >> 3);
+  }
+  while (i < n && load<u8>(a + i) == load<u8>(b + i)) i++;
+  return i;
+}
+
+/** The bytes at p (n of them) start with "/index.htm". */
+function isIndexHtm(p: usize, n: i32): bool {
+  if (n < 10) return false;
+  const text = memory.data<u8>([0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d]);
+  for (let i = 0; i < 10; i++) if (load<u8>(p + i) != load<u8>(text + i)) return false;
+  return true;
+}

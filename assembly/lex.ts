@@ -1,0 +1,177 @@
+// bytes -> lines: the one robots.txt line reader. For every physical line it writes a record
+// (layout in src/compile/layout.ts): what kind of directive the line holds, where its key and
+// value are, and what was odd about it. It knows nothing about groups or matching; the group
+// builder and the linter both read its records (src/robots/parse.ts).
+//
+// Line handling follows the reference implementation: LF, CR and CRLF end a line, a leading
+// (prefix of a) UTF-8 BOM is skipped, a NUL ends the line's content, '#' starts a comment,
+// ASCII whitespace around key and value is dropped, key and value split at the first ':' (or,
+// leniently, at whitespace when the line is exactly two words), and keys are recognised
+// case-insensitively by prefix, with the common misspellings.
+
+import {
+  KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_UNKNOWN, KIND_USER_AGENT, LINE_AGENT, LINE_AGENT_GLOBAL,
+  LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON,
+  LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE,
+  LINE_START, LINE_VALUE_END, LINE_VALUE_START,
+} from '../src/compile/layout';
+import { findByte, findHashOrNul, findLineEnd } from './scan';
+
+/** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */
+export let lexResume: i32 = 0;
+
+// Recognised keys, lowercase, in the order the reference tries them: (kind, typo, text).
+const KEYS = memory.data<u8>([
+  <u8>KIND_USER_AGENT, 0, 10, 117, 115, 101, 114, 45, 97, 103, 101, 110, 116, // user-agent
+  <u8>KIND_USER_AGENT, 1, 9, 117, 115, 101, 114, 97, 103, 101, 110, 116, // useragent
+  <u8>KIND_USER_AGENT, 1, 10, 117, 115, 101, 114, 32, 97, 103, 101, 110, 116, // user agent
+  <u8>KIND_ALLOW, 0, 5, 97, 108, 108, 111, 119, // allow
+  <u8>KIND_DISALLOW, 0, 8, 100, 105, 115, 97, 108, 108, 111, 119, // disallow
+  <u8>KIND_DISALLOW, 1, 9, 100, 105, 115, 115, 97, 108, 108, 111, 119, // dissallow
+  <u8>KIND_DISALLOW, 1, 8, 100, 105, 115, 115, 97, 108, 111, 119, // dissalow
+  <u8>KIND_DISALLOW, 1, 7, 100, 105, 115, 97, 108, 111, 119, // disalow
+  <u8>KIND_DISALLOW, 1, 8, 100, 105, 97, 115, 108, 108, 111, 119, // diasllow
+  <u8>KIND_DISALLOW, 1, 8, 100, 105, 115, 97, 108, 108, 97, 119, // disallaw
+  <u8>KIND_SITEMAP, 0, 7, 115, 105, 116, 101, 109, 97, 112, // sitemap
+  <u8>KIND_SITEMAP, 1, 8, 115, 105, 116, 101, 45, 109, 97, 112, // site-map
+  0,
+]);
+
+// @ts-ignore: decorator
+@inline function isSpace(c: u32): bool {
+  return c == 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+// @ts-ignore: decorator
+@inline function isTokenByte(c: u32): bool {
+  return (c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f;
+}
+
+/** Kind (and LINE_FLAG_TYPO) of the key buf[start, end), by case-insensitive prefix. */
+function classifyKey(buf: usize, start: i32, end: i32): u32 {
+  let at = KEYS;
+  for (let kind = <u32>load<u8>(at); kind != 0; kind = <u32>load<u8>(at)) {
+    const typo = load<u8>(at + 1) != 0;
+    const n = <i32>load<u8>(at + 2);
+    const text = at + 3;
+    at = text + n;
+    if (end - start < n) continue;
+    let i = 0;
+    while (i < n) {
+      let c = <u32>load<u8>(buf + start + i);
+      if (c - 0x41 < 26) c += 32;
+      if (c != <u32>load<u8>(text + i)) break;
+      i++;
+    }
+    if (i == n) return typo ? kind | LINE_FLAG_TYPO : kind;
+  }
+  return KIND_UNKNOWN;
+}
+
+/** Length of the leading UTF-8 BOM, or of the prefix of one, that the reference skips. */
+function bomPrefix(buf: usize, len: i32): i32 {
+  if (len == 0 || load<u8>(buf) != 0xef) return 0;
+  if (len == 1 || load<u8>(buf + 1) != 0xbb) return 1;
+  return len > 2 && load<u8>(buf + 2) == 0xbf ? 3 : 2;
+}
+
+/** Writes the record of the line buf[start, end) (already cut to the line cap) at `rec`. */
+function readLine(buf: usize, start: i32, end: i32, flags: u32, rec: usize): void {
+  store<u32>(rec + LINE_START, start);
+  store<u32>(rec + LINE_END, end);
+  store<u32>(rec + LINE_KEY_START, start);
+  store<u32>(rec + LINE_KEY_END, start);
+  store<u32>(rec + LINE_VALUE_START, start);
+  store<u32>(rec + LINE_VALUE_END, start);
+  store<u32>(rec + LINE_AGENT, 0);
+
+  // Content ends at a NUL (the reference works on C strings) or where a comment starts.
+  const contentEnd = findHashOrNul(buf, start, end);
+  if (contentEnd < end && load<u8>(buf + contentEnd) == 0x23) flags |= LINE_FLAG_HAS_COMMENT;
+  let s = start;
+  let e = contentEnd;
+  while (s < e && isSpace(load<u8>(buf + s))) s++;
+  while (e > s && isSpace(load<u8>(buf + e - 1))) e--;
+  if (s == e) {
+    flags |= (flags & LINE_FLAG_HAS_COMMENT) != 0 ? LINE_FLAG_IS_COMMENT : LINE_FLAG_IS_EMPTY;
+    store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags);
+    return;
+  }
+
+  let sep = findByte(buf, s, e, 0x3a);
+  let valueStart: i32;
+  if (sep < e) {
+    valueStart = sep + 1;
+  } else {
+    // No colon: accept "key value" when the line is exactly two words.
+    sep = s;
+    while (sep < e && load<u8>(buf + sep) != 0x20 && load<u8>(buf + sep) != 0x09) sep++;
+    if (sep == e) {
+      store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
+      return;
+    }
+    valueStart = sep;
+    while (load<u8>(buf + valueStart) == 0x20 || load<u8>(buf + valueStart) == 0x09) valueStart++;
+    for (let i = valueStart; i < e; i++) {
+      const c = load<u8>(buf + i);
+      if (c == 0x20 || c == 0x09) {
+        store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
+        return;
+      }
+    }
+    flags |= LINE_FLAG_MISSING_COLON;
+  }
+  let keyEnd = sep;
+  while (keyEnd > s && isSpace(load<u8>(buf + keyEnd - 1))) keyEnd--;
+  if (keyEnd == s) {
+    store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | (flags & ~LINE_FLAG_MISSING_COLON) | LINE_FLAG_UNPARSEABLE);
+    return;
+  }
+  while (valueStart < e && isSpace(load<u8>(buf + valueStart))) valueStart++;
+
+  const kind = classifyKey(buf, s, keyEnd);
+  store<u32>(rec + LINE_KIND_FLAGS, kind | flags);
+  store<u32>(rec + LINE_KEY_START, s);
+  store<u32>(rec + LINE_KEY_END, keyEnd);
+  store<u32>(rec + LINE_VALUE_START, valueStart);
+  store<u32>(rec + LINE_VALUE_END, e);
+  if ((kind & 0xff) == KIND_USER_AGENT) {
+    // `*` alone or followed by whitespace names every agent; otherwise the product token is
+    // the longest [A-Za-z_-] prefix (`Googlebot/2.1` -> `Googlebot`).
+    if (load<u8>(buf + valueStart) == 0x2a && (e - valueStart == 1 || isSpace(load<u8>(buf + valueStart + 1)))) {
+      store<u32>(rec + LINE_AGENT, LINE_AGENT_GLOBAL);
+    } else {
+      let t = valueStart;
+      while (t < e && isTokenByte(load<u8>(buf + t))) t++;
+      store<u32>(rec + LINE_AGENT, t - valueStart);
+    }
+  }
+}
+
+/**
+ * Reads lines of buf[0, len) from `from` (0 for the first call) into at most `maxLines`
+ * records at `out`; returns how many were written and leaves the next start in lexResume
+ * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line.
+ */
+export function lexLines(buf: usize, len: i32, from: i32, cap: i32, out: usize, maxLines: i32): i32 {
+  let start = from == 0 ? bomPrefix(buf, len) : from;
+  let count = 0;
+  while (count < maxLines) {
+    const end = findLineEnd(buf, start, len);
+    let flags: u32 = 0;
+    let cut = end;
+    if (cap > 0 && end - start > cap) {
+      cut = start + cap;
+      flags = LINE_FLAG_TOO_LONG;
+    }
+    readLine(buf, start, cut, flags, out + <usize>count * LINE_SIZE);
+    count++;
+    if (end >= len) {
+      lexResume = -1;
+      return count;
+    }
+    start = load<u8>(buf + end) == 0x0d && end + 1 < len && load<u8>(buf + end + 1) == 0x0a ? end + 2 : end + 1;
+  }
+  lexResume = start;
+  return count;
+}

@@ -1,0 +1,224 @@
+// RobotsPool: verdicts for large batches on worker threads. Each worker has its own
+// WebAssembly instance and receives a matcher's table once (as its byte image); batches are
+// split into jobs and handed out in order. Strings never cross threads (cloning a string
+// costs more than checking it): checkMany joins each chunk of URLs and encodes it once on
+// the calling thread, and workers run checkLines over the bytes.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Matcher } from '../matcher.js';
+import type { WorkerRequest, WorkerResponse } from './protocol.js';
+
+export interface PoolOptions {
+  /** Worker threads; default: the number of CPUs (os.availableParallelism()). */
+  threads?: number;
+  /** checkMany batches with fewer URLs run on the calling thread; default 20,000. */
+  minUrls?: number;
+  /** checkLines buffers with fewer bytes run on the calling thread; default 1 MiB. */
+  minBytes?: number;
+  /** URLs per job; default 65,536. */
+  jobUrls?: number;
+  /** Bytes per checkLines job; default 2 MiB. */
+  jobBytes?: number;
+  /** Tables a worker keeps (least recently used are dropped); default 1,000. */
+  tablesPerWorker?: number;
+}
+
+interface PendingJob {
+  resolve: (verdicts: Uint8Array) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Tables this worker holds, least recently used first. */
+  tables: Map<number, true>;
+  jobs: Map<number, PendingJob>;
+}
+
+const encoder = new TextEncoder();
+
+function positiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`robots-wasm: ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Checks large batches of URLs on worker threads; small batches stay on the calling thread. */
+export class RobotsPool {
+  /** Number of worker threads. */
+  readonly threads: number;
+  readonly #minUrls: number;
+  readonly #minBytes: number;
+  readonly #jobUrls: number;
+  readonly #jobBytes: number;
+  readonly #tablesPerWorker: number;
+  readonly #slots: Slot[] = [];
+  readonly #tableIds = new WeakMap<Matcher, number>();
+  readonly #dropped = new FinalizationRegistry<number>((table) => this.#drop(table));
+  #nextTable = 1;
+  #nextJob = 1;
+  #nextSlot = 0;
+  #closed = false;
+
+  constructor(options: PoolOptions = {}) {
+    this.threads = positiveInteger(options.threads, 'threads', availableParallelism());
+    this.#minUrls = positiveInteger(options.minUrls, 'minUrls', 20_000);
+    this.#minBytes = positiveInteger(options.minBytes, 'minBytes', 1 << 20);
+    this.#jobUrls = positiveInteger(options.jobUrls, 'jobUrls', 65_536);
+    this.#jobBytes = positiveInteger(options.jobBytes, 'jobBytes', 2 << 20);
+    this.#tablesPerWorker = positiveInteger(options.tablesPerWorker, 'tablesPerWorker', 1000);
+  }
+
+  /** Verdicts for many URLs (1 = allowed), in order; the same answers as matcher.checkMany. */
+  async checkMany(matcher: Matcher, urls: readonly string[]): Promise<Uint8Array> {
+    this.#check(matcher);
+    if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
+    if (urls.length < this.#minUrls) return matcher.checkMany(urls);
+    const jobs: Promise<Uint8Array>[] = [];
+    for (let from = 0; from < urls.length; from += this.#jobUrls) {
+      const chunk = urls.slice(from, from + this.#jobUrls);
+      for (const url of chunk) {
+        if (typeof url !== 'string') throw new TypeError(`robots-wasm: url must be a string, got ${url === null ? 'null' : typeof url}`);
+      }
+      const joined = chunk.join('\n');
+      // A URL holding a line end would not be one line: such a chunk is checked here.
+      if (joined.includes('\r')) {
+        jobs.push(Promise.resolve(matcher.checkMany(chunk)));
+        continue;
+      }
+      jobs.push(
+        this.#submit(matcher, encoder.encode(joined)).then((verdicts) =>
+          verdicts.length === chunk.length ? verdicts : matcher.checkMany(chunk),
+        ),
+      );
+    }
+    return concat(await Promise.all(jobs));
+  }
+
+  /** Verdicts for a buffer of newline-separated URLs, one per line; the same answers as matcher.checkLines. */
+  async checkLines(matcher: Matcher, bytes: Uint8Array): Promise<Uint8Array> {
+    this.#check(matcher);
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
+    if (bytes.length < this.#minBytes) return matcher.checkLines(bytes);
+    const jobs: Promise<Uint8Array>[] = [];
+    let start = 0;
+    while (start < bytes.length) {
+      let end = Math.min(bytes.length, start + this.#jobBytes);
+      if (end < bytes.length) {
+        // Cut after a line end so that no line is split between two jobs.
+        const lastLf = bytes.lastIndexOf(0x0a, end - 1);
+        end = lastLf >= start ? lastLf + 1 : bytes.indexOf(0x0a, end) + 1 || bytes.length;
+      }
+      jobs.push(this.#submit(matcher, bytes.slice(start, end)));
+      start = end;
+    }
+    return concat(await Promise.all(jobs));
+  }
+
+  /** Stops the workers; pending jobs are rejected. The pool cannot be used afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const slots = this.#slots.splice(0);
+    for (const slot of slots) this.#fail(slot, new Error('robots-wasm: the pool was closed'));
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  #check(matcher: Matcher): void {
+    if (this.#closed) throw new Error('robots-wasm: the pool was closed');
+    if (matcher === null || typeof matcher !== 'object' || typeof matcher.toBytes !== 'function') {
+      throw new TypeError('robots-wasm: expected a Matcher');
+    }
+    if (matcher.disposed) throw new Error('robots-wasm: this matcher was disposed');
+  }
+
+  #submit(matcher: Matcher, bytes: Uint8Array): Promise<Uint8Array> {
+    let table = this.#tableIds.get(matcher);
+    if (table === undefined) {
+      table = this.#nextTable++;
+      this.#tableIds.set(matcher, table);
+      this.#dropped.register(matcher, table);
+    }
+    const slot = this.#slot();
+    const job = this.#nextJob++;
+    let image: Uint8Array | undefined;
+    if (slot.tables.has(table)) {
+      slot.tables.delete(table);
+    } else {
+      image = matcher.toBytes();
+      if (slot.tables.size >= this.#tablesPerWorker) {
+        const oldest = slot.tables.keys().next().value as number;
+        slot.tables.delete(oldest);
+        this.#post(slot, { type: 'drop', table: oldest });
+      }
+    }
+    slot.tables.set(table, true);
+    return new Promise<Uint8Array>((resolve, reject) => {
+      slot.jobs.set(job, { resolve, reject });
+      if (slot.jobs.size === 1) slot.worker.ref();
+      const transfer = image === undefined ? [bytes.buffer] : [bytes.buffer, image.buffer];
+      slot.worker.postMessage({ type: 'checkLines', job, table, image, bytes } satisfies WorkerRequest, transfer as ArrayBuffer[]);
+    });
+  }
+
+  #post(slot: Slot, request: WorkerRequest): void {
+    slot.worker.postMessage(request);
+  }
+
+  /** The next worker in turn, started on first use. */
+  #slot(): Slot {
+    if (this.#slots.length < this.threads) {
+      const worker = new Worker(new URL('./worker.js', import.meta.url));
+      worker.unref();
+      const slot: Slot = { worker, tables: new Map(), jobs: new Map() };
+      worker.on('message', (response: WorkerResponse) => this.#settle(slot, response));
+      worker.on('error', (error) => this.#lose(slot, error));
+      worker.on('exit', (code) => this.#lose(slot, new Error(`robots-wasm: a pool worker exited with code ${code}`)));
+      this.#slots.push(slot);
+      return slot;
+    }
+    const slot = this.#slots[this.#nextSlot % this.#slots.length];
+    this.#nextSlot++;
+    return slot;
+  }
+
+  #settle(slot: Slot, response: WorkerResponse): void {
+    const pending = slot.jobs.get(response.job);
+    if (pending === undefined) return;
+    slot.jobs.delete(response.job);
+    // An idle worker must not keep the process alive.
+    if (slot.jobs.size === 0) slot.worker.unref();
+    if (response.type === 'verdicts') pending.resolve(response.verdicts);
+    else pending.reject(new Error(`robots-wasm: pool worker failed: ${response.message}`));
+  }
+
+  #lose(slot: Slot, error: Error): void {
+    const index = this.#slots.indexOf(slot);
+    if (index >= 0) this.#slots.splice(index, 1);
+    this.#fail(slot, error);
+  }
+
+  #fail(slot: Slot, error: Error): void {
+    for (const pending of slot.jobs.values()) pending.reject(error);
+    slot.jobs.clear();
+  }
+
+  #drop(table: number): void {
+    for (const slot of this.#slots) {
+      if (slot.tables.delete(table)) this.#post(slot, { type: 'drop', table });
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// A RobotsPool worker: holds the tables it was sent (as Matchers over its own WebAssembly
+// instance) and answers checkLines jobs.
+
+import { parentPort } from 'node:worker_threads';
+import { Matcher } from '../matcher.js';
+import type { WorkerRequest, WorkerResponse } from './protocol.js';
+
+const tables = new Map<number, Matcher>();
+const port = parentPort!;
+
+port.on('message', (request: WorkerRequest) => {
+  if (request.type === 'drop') {
+    tables.get(request.table)?.dispose();
+    tables.delete(request.table);
+    return;
+  }
+  let response: WorkerResponse;
+  try {
+    let matcher = tables.get(request.table);
+    if (matcher === undefined) {
+      if (request.image === undefined) throw new Error(`table ${request.table} was never sent to this worker`);
+      matcher = Matcher.fromBytes(request.image);
+      tables.set(request.table, matcher);
+    }
+    response = { type: 'verdicts', job: request.job, verdicts: matcher.checkLines(request.bytes) };
+  } catch (error) {
+    response = { type: 'error', job: request.job, message: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(response, response.type === 'verdicts' ? [response.verdicts.buffer as ArrayBuffer] : []);
+});

@@ -1,0 +1,34 @@
+// Compiling pattern strings straight into a matcher, for tests that compare the kernel with
+// brute force on exact pattern bytes (google mode leaves ASCII patterns as they are).
+import { compileMatcher } from '../../src/compile/table.js';
+import type { Matcher } from '../../src/matcher.js';
+import type { Mode } from '../../src/robots/options.js';
+import { kernel } from '../../src/wasm/kernel.js';
+
+export interface PatternRule {
+  id: number;
+  line: number;
+  allow: boolean;
+  pattern: string;
+}
+
+export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'google'): Matcher {
+  const bytes = new TextEncoder().encode(rules.map((r) => r.pattern).join(''));
+  let at = 0;
+  const inputs = rules.map((r) => {
+    const valueStart = at;
+    at += new TextEncoder().encode(r.pattern).length;
+    return { allow: r.allow, line: r.line, id: r.id, valueStart, valueEnd: at };
+  });
+  return compileMatcher(bytes, inputs, mode);
+}
+
+/** The kernel's nibble tables for a byte set: [lo, hi]. */
+export function kernelNibbleTables(set: Iterable<number>): { lo: Uint8Array; hi: Uint8Array } {
+  const k = kernel();
+  const at = k.scratch(256 + 32);
+  k.u8.fill(0, at, at + 256);
+  for (const b of set) k.u8[at + b] = 1;
+  k.fn.nibbleTables(at, at + 256, at + 272);
+  return { lo: k.u8.slice(at + 256, at + 272), hi: k.u8.slice(at + 272, at + 288) };
+}
