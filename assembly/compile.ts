@@ -20,21 +20,30 @@
 //     without a final '$'). A node's label is the run of pattern bytes leading to it from its
 //     parent, stored as an offset into the pool (labels are substrings of patterns).
 //     label offset | label length | prefix rule | end rule | wildcard list offset |
-//     wildcard count | child count | child first bytes (padded to 4) | child offsets
+//     wildcard count | child count | child index (node.ts: first bytes or a bitmap) | child
+//     offsets in first-byte order
 //     - prefix rule: strongest rule that matches every path passing the node: its literal
 //       part is the node's path and nothing or only '*' (and a final '$') follows
 //     - end rule: strongest rule "this node's path + $" (matches when the path ends here)
-//     - wildcard list: WILD_SIZE entries (strength number, key index), ascending strength, of
-//       the rules whose literal part ends here and whose remainder has a literal segment after
-//       a '*'; only rules on the walked path are ever tried
+//     - wildcard list: strength numbers (WILD_SIZE each), ascending, of the
+//       rules whose literal part ends here and whose remainder has a literal segment after a
+//       '*', when they are not reached through the filter; only rules on the walked path are
+//       ever tried
+//     - keyed: how many of this node's wildcard rules are reached through the filter instead
 //     - children sorted by first byte
 //   filter (when the table has FILTER_MIN_RULES or more wildcard rules): each wildcard rule's
 //     key is the longest literal segment of its remainder, which must occur in the path for
 //     the rule to match. One SIMD pass over a path finds which keys occur; a rule whose key
-//     does not is skipped without being tried.
-//     key count | keys offset | nibble tables (16 + 16 bytes each) for the first bytes and
-//     the second bytes of keys of two or more bytes, and for one-byte keys | first byte of
-//     each key (padded to 4) | keys: KEY_SIZE each (pool offset, length), sorted by bytes
+//     does not is never tried: the rules hang off their keys, not off trie nodes, and are
+//     matched in full (literal part included) when their key occurs, from the first node on
+//     the walk that has keyed rules. A key is looked for only where its gate - its
+//     least common byte pair ("/filters/" -> "lt", not "/f": paths are full of '/') - occurs.
+//     key count | keys offset | nibble tables (16 + 16 bytes each) for the first and the second
+//     gate bytes of keys of two or more bytes, and for one-byte keys | bucket bits | buckets
+//     offset | first one-byte key | buckets: (1 << bits) + 1 key indices (the gate pairs hash
+//     to buckets; bucket b holds keys[buckets[b], buckets[b + 1])) | keys: KEY_SIZE each (pool
+//     offset, length, gate offset, gate pair, rules offset, rule count), by bucket, then the
+//     one-byte keys | each key's rules: (strength number, literal length), ascending strength
 //
 // Cost per path: one walk down the trie (bounded by the path length, independent of the
 // number of literal rules), plus, when the walk reaches wildcard rules, one filter pass and
@@ -45,20 +54,23 @@
 // the table at `out` (compileTableBytes() bytes at most); it allocates nothing itself.
 
 import {
-  FILTER_FIRST_BYTES, FILTER_FIRST_HI, FILTER_FIRST_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SECOND_HI,
-  FILTER_SECOND_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
+  FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
+  FILTER_GATE2_HI, FILTER_SINGLES, FILTER_SIZE, GATE_HASH, KEY_GATE_PAIR,
+  FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
   HDR_POOL_LEN, HDR_POOL_OFF, HDR_RESERVED, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
-  KEY_LEN, KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
+  KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
+  KEY_SIZE, NODE_KEYED, MAX_FILTER_KEYS, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
   NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, NO_KEY, NO_RULE,
   RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE,
-  RULE_IN_START, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC, WILD_KEY,
-  WILD_SIZE, WILD_STRENGTH,
+  RULE_IN_START, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC, WILD_SIZE,
+  WILD_STRENGTH,
 } from '../src/compile/layout';
 import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
 import { findByte } from './scan';
+import { childIndexBytes, writeChildIndex } from './node';
 
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
-const FILTER_MIN_RULES = 3;
+const FILTER_MIN_RULES = 2;
 
 const SHAPE_PREFIX: u32 = 0;
 const SHAPE_END: u32 = 1;
@@ -88,12 +100,12 @@ let arena: usize = 0;
 
 /** Work area the compiler needs for `rules` rules whose values hold `bytes` bytes in all. */
 export function compileWorkBytes(rules: i32, bytes: i32): i32 {
-  return 8 * bytes + 448 * rules + 4096;
+  return 8 * bytes + 512 * rules + 4096;
 }
 
 /** Upper bound of the table size for `rules` rules whose values hold `bytes` bytes in all. */
 export function compileTableBytes(rules: i32, bytes: i32): i32 {
-  return 6 * bytes + 256 * rules + 512;
+  return 6 * bytes + 512 * rules + 1024;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -335,6 +347,7 @@ let nodePrefix: usize = 0;
 let nodeEnd: usize = 0;
 let nodeWildStart: usize = 0; // into wildList
 let nodeWildCount: usize = 0;
+let nodeKeyed: usize = 0; // wildcard rules reached through the filter's keys
 let nodeFirstChild: usize = 0;
 let nodeLastChild: usize = 0;
 let nodeNext: usize = 0;
@@ -351,6 +364,7 @@ function newNode(depth: u32, ref: u32): i32 {
   set(nodeEnd, n, NO_RULE);
   set(nodeWildStart, n, 0);
   set(nodeWildCount, n, 0);
+  set(nodeKeyed, n, 0);
   set(nodeFirstChild, n, NONE);
   set(nodeLastChild, n, NONE);
   set(nodeNext, n, NONE);
@@ -542,6 +556,32 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     }
   }
 
+  let keyedRules = 0;
+  for (let k = 0; k < m; k++) if (get(keyIndex, k) != NO_KEY) keyedRules++;
+
+  // Each key's gate, and the filter's order of keys: keys of two or more bytes by the bucket
+  // of their gate pair, then the one-byte keys.
+  const gateOf = take(<usize>keyCount << 2);
+  const pairOf = take(<usize>keyCount << 2);
+  const keyOrder = take(<usize>keyCount << 3);
+  let multiKeys = 0;
+  for (let i = 0; i < keyCount; i++) if (get(keyLen, get(keyList, i)) >= 2) multiKeys++;
+  let bucketBits = 4;
+  while (bucketBits < 16 && (1 << bucketBits) < multiKeys * 4) bucketBits++;
+  for (let i = 0; i < keyCount; i++) {
+    const k = get(keyList, i);
+    const key = patternOf(k) + get(keyRel, k);
+    const len = <i32>get(keyLen, k);
+    const gate = gateOffset(key, len);
+    const pair: u32 = len >= 2 ? ((<u32>load<u8>(key + gate) << 8) | load<u8>(key + gate + 1)) : load<u8>(key);
+    set(gateOf, i, gate);
+    set(pairOf, i, pair);
+    const single: u64 = len >= 2 ? 0 : 1;
+    const bucket: u64 = len >= 2 ? <u64>((pair * GATE_HASH) >>> (32 - bucketBits)) : 0;
+    store<u64>(keyOrder + (<usize>i << 3), (single << 40) | (bucket << 20) | <u64>i);
+  }
+  sortKeys(keyOrder, sortTmp, keyCount);
+
   // 5. Radix trie over the literal parts, built from them in byte order.
   const litOrder = take(<usize>m << 2);
   for (let k = 0; k < m; k++) set(litOrder, k, k);
@@ -553,6 +593,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   nodeEnd = take(<usize>maxNodes << 2);
   nodeWildStart = take(<usize>maxNodes << 2);
   nodeWildCount = take(<usize>maxNodes << 2);
+  nodeKeyed = take(<usize>maxNodes << 2);
   nodeFirstChild = take(<usize>maxNodes << 2);
   nodeLastChild = take(<usize>maxNodes << 2);
   nodeNext = take(<usize>maxNodes << 2);
@@ -607,7 +648,10 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
         const k = get(litOrder, i);
         if (k != first && byLiteral(first, k) != 0) break;
         const s = get(shape, k);
-        if (s == SHAPE_WILD) set(wildList, wildUsed++, k);
+        if (s == SHAPE_WILD) {
+          if (get(keyIndex, k) != NO_KEY) set(nodeKeyed, node, get(nodeKeyed, node) + 1);
+          else set(wildList, wildUsed++, k);
+        }
         else if (s == SHAPE_END) set(nodeEnd, node, min(get(nodeEnd, node), k));
         else set(nodePrefix, node, min(get(nodePrefix, node), k));
         i++;
@@ -631,7 +675,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       set(order, ordered++, node);
       set(nodeOffset, node, cursor);
       const c = childCount(node);
-      cursor += NODE_FIXED_SIZE + ((c + 3) & ~3) + 4 * c;
+      cursor += NODE_FIXED_SIZE + childIndexBytes(c) + 4 * c;
       // Children in reverse onto the stack so the first child comes out first.
       for (let child = get(nodeLastChild, node); child != NONE; child = get(nodePrev, child)) set(stack, stackSize++, child);
     }
@@ -639,7 +683,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   let wildOffset = cursor;
   cursor += wildUsed * WILD_SIZE;
   const filterOffset = keyCount > 0 ? cursor : 0;
-  if (keyCount > 0) cursor += FILTER_FIRST_BYTES + ((keyCount + 3) & ~3) + KEY_SIZE * keyCount;
+  if (keyCount > 0) cursor += FILTER_SIZE + 4 * ((1 << bucketBits) + 1) + KEY_SIZE * keyCount + KEY_RULE_SIZE * keyedRules;
   const total = cursor;
 
   // 7. Write.
@@ -679,55 +723,99 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     const wildCount = get(nodeWildCount, node);
     store<u32>(at + NODE_WILD_OFF, wildCount > 0 ? wildOffset : 0);
     store<u32>(at + NODE_WILD_COUNT, wildCount);
+    store<u32>(at + NODE_KEYED, get(nodeKeyed, node));
     const c = childCount(node);
     store<u32>(at + NODE_CHILD_COUNT, c);
-    const firstBytes = at + NODE_FIXED_SIZE;
-    const offsets = firstBytes + ((c + 3) & ~3);
+    const offsets = at + NODE_FIXED_SIZE + childIndexBytes(c);
+    const firstBytes = memory.data(256); // staging: at most 256 children
     let index = 0;
     for (let child = get(nodeFirstChild, node); child != NONE; child = get(nodeNext, child)) {
       store<u8>(firstBytes + index, load<u8>(out + poolOffset + get(nodeRef, child) + depth));
       store<u32>(offsets + (<usize>index << 2), get(nodeOffset, child));
       index++;
     }
+    writeChildIndex(at + NODE_FIXED_SIZE, firstBytes, c);
     const wildStart = <i32>get(nodeWildStart, node);
     for (let w = 0; w < <i32>wildCount; w++) {
       const k = get(wildList, wildStart + w);
       store<u32>(out + wildOffset + WILD_STRENGTH, k);
-      store<u32>(out + wildOffset + WILD_KEY, get(keyIndex, k));
       wildOffset += WILD_SIZE;
     }
   }
 
   if (keyCount > 0) {
     const filter = out + filterOffset;
-    const keysOffset = filterOffset + FILTER_FIRST_BYTES + ((keyCount + 3) & ~3);
+    const bucketsOffset = filterOffset + FILTER_SIZE;
+    const bucketCount = 1 << bucketBits;
+    const keysOffset = bucketsOffset + 4 * (bucketCount + 1);
     store<u32>(filter + FILTER_KEY_COUNT, keyCount);
     store<u32>(filter + FILTER_KEYS_OFF, keysOffset);
+    store<u32>(filter + FILTER_BUCKET_BITS, bucketBits);
+    store<u32>(filter + FILTER_BUCKETS_OFF, bucketsOffset);
+    store<u32>(filter + FILTER_SINGLES, multiKeys);
+    const rank = take(<usize>keyCount << 2); // position in keyList -> position in the filter
     // The three byte sets, as 16 rows of 16 bits each.
-    const first = take(64);
-    const second = take(64);
+    const gate1 = take(64);
+    const gate2 = take(64);
     const single = take(64);
-    memory.fill(first, 0, 64);
-    memory.fill(second, 0, 64);
+    memory.fill(gate1, 0, 64);
+    memory.fill(gate2, 0, 64);
     memory.fill(single, 0, 64);
-    for (let i = 0; i < keyCount; i++) {
+    let bucket = 0;
+    for (let j = 0; j < keyCount; j++) {
+      const sortKey = load<u64>(keyOrder + (<usize>j << 3));
+      const i = <i32>(sortKey & 0xfffff);
+      set(rank, i, j);
+      if (j < multiKeys) {
+        // Bucket starts: every bucket up to this key's begins at j or before.
+        const b = <i32>((sortKey >> 20) & 0xfffff);
+        while (bucket <= b) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), j);
+      }
       const k = get(keyList, i);
       const keyAt = get(poolOut, k) + get(keyRel, k);
       const len = get(keyLen, k);
-      const b0 = load<u8>(out + poolOffset + keyAt);
-      store<u8>(filter + FILTER_FIRST_BYTES + i, b0);
-      store<u32>(out + keysOffset + <usize>i * KEY_SIZE + KEY_POOL_OFF, poolOffset + keyAt);
-      store<u32>(out + keysOffset + <usize>i * KEY_SIZE + KEY_LEN, len);
+      const gate = get(gateOf, i);
+      const pair = get(pairOf, i);
+      const key = out + keysOffset + <usize>j * KEY_SIZE;
+      store<u32>(key + KEY_POOL_OFF, poolOffset + keyAt);
+      store<u32>(key + KEY_LEN, len);
+      store<u32>(key + KEY_GATE, gate);
+      store<u32>(key + KEY_GATE_PAIR, pair);
       if (len == 1) {
-        addToRows(single, b0);
+        addToRows(single, pair);
       } else {
-        addToRows(first, b0);
-        addToRows(second, load<u8>(out + poolOffset + keyAt + 1));
+        addToRows(gate1, pair >> 8);
+        addToRows(gate2, pair & 0xff);
       }
     }
-    nibbleTablesOfRows(first, filter + FILTER_FIRST_LO, filter + FILTER_FIRST_HI);
-    nibbleTablesOfRows(second, filter + FILTER_SECOND_LO, filter + FILTER_SECOND_HI);
+    while (bucket <= bucketCount) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), multiKeys);
+    nibbleTablesOfRows(gate1, filter + FILTER_GATE1_LO, filter + FILTER_GATE1_HI);
+    nibbleTablesOfRows(gate2, filter + FILTER_GATE2_LO, filter + FILTER_GATE2_HI);
     nibbleTablesOfRows(single, filter + FILTER_SINGLE_LO, filter + FILTER_SINGLE_HI);
+    // Each key's rules, in strength order, after the keys: count, then place.
+    const ruleCounts = take(<usize>keyCount << 2);
+    memory.fill(ruleCounts, 0, <usize>keyCount << 2);
+    for (let k = 0; k < m; k++) {
+      const key = get(keyIndex, k);
+      if (key != NO_KEY) set(ruleCounts, get(rank, key), get(ruleCounts, get(rank, key)) + 1);
+    }
+    let ruleAt = keysOffset + keyCount * KEY_SIZE;
+    for (let j = 0; j < keyCount; j++) {
+      const key = out + keysOffset + <usize>j * KEY_SIZE;
+      store<u32>(key + KEY_RULES_OFF, ruleAt);
+      store<u32>(key + KEY_RULE_COUNT, 0);
+      ruleAt += get(ruleCounts, j) * KEY_RULE_SIZE;
+    }
+    for (let k = 0; k < m; k++) {
+      const index = get(keyIndex, k);
+      if (index == NO_KEY) continue;
+      const key = out + keysOffset + <usize>get(rank, index) * KEY_SIZE;
+      const n = load<u32>(key + KEY_RULE_COUNT);
+      const entry = out + load<u32>(key + KEY_RULES_OFF) + n * KEY_RULE_SIZE;
+      store<u32>(entry + KEY_RULE_STRENGTH, k);
+      store<u32>(entry + KEY_RULE_LITERAL, get(litLen, k));
+      store<u32>(key + KEY_RULE_COUNT, n + 1);
+    }
   }
   return total;
 }
@@ -736,6 +824,31 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
 @inline function addToRows(rows: usize, b: u32): void {
   const at = rows + ((b >> 4) << 2);
   store<u32>(at, load<u32>(at) | (<u32>1 << (b & 15)));
+}
+
+/** How often a byte occurs in URL paths, roughly: the gate avoids frequent pairs. */
+function byteScore(c: u32): i32 {
+  if (c == 0x2f) return 12; // '/'
+  if (c == 0x2e || c == 0x2d) return 6; // . -
+  if (c == 0x61 || c == 0x65 || c == 0x69 || c == 0x6f || c == 0x75) return 5; // vowels
+  if (c == 0x3d || c == 0x26 || c == 0x5f) return 4; // = & _
+  if (c == 0x3f) return 2; // '?': at most once in a path
+  if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) return 3;
+  return 1;
+}
+
+/** Offset of the least common byte pair of a key (0 for a one-byte key). */
+function gateOffset(key: usize, len: i32): u32 {
+  let best = 0;
+  let bestScore = 0x7fffffff;
+  for (let g = 0; g + 1 < len; g++) {
+    const score = byteScore(load<u8>(key + g)) + byteScore(load<u8>(key + g + 1));
+    if (score < bestScore) {
+      bestScore = score;
+      best = g;
+    }
+  }
+  return best;
 }
 
 /** Length of the common prefix of a[0, aLen) and b[0, bLen), 8 bytes per step. */

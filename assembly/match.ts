@@ -4,13 +4,16 @@
 // simply the smallest number seen. The table layout is documented in src/compile/table.ts.
 
 import {
-  FILTER_FIRST_BYTES, FILTER_FIRST_HI, FILTER_FIRST_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SECOND_HI,
-  FILTER_SECOND_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, KEY_LEN,
+  FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
+  FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
+  FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, KEY_GATE, KEY_LEN,
+  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, NODE_KEYED,
   KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_KEY, NO_RULE, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
   NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, RULE_ALLOW_BIT,
-  RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_KEY, WILD_SIZE, WILD_STRENGTH,
+  RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
 import { indexOfSegment } from './scan';
+import { childIndexBytes, childRank } from './node';
 
 // Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
 const OCCURRED = memory.data(MAX_FILTER_KEYS / 8);
@@ -57,75 +60,115 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
   return i8x16.ne(classes, i8x16.splat(0));
 }
 
+/** Compares the `len` bytes at a and b. */
+// @ts-ignore: decorator
+@inline function sameBytes(a: usize, b: usize, len: i32): bool {
+  let j = 0;
+  while (j < len && load<u8>(a + j) == load<u8>(b + j)) j++;
+  return j == len;
+}
+
+// @ts-ignore: decorator
+@inline function markKey(k: i32): void {
+  const word = OCCURRED + (<usize>(k >>> 5) << 2);
+  store<u32>(word, load<u32>(word) | (<u32>1 << (k & 31)));
+}
+
 /**
- * Marks in OCCURRED every filter key that occurs in path[from, len). Candidate positions are
- * those whose byte may start a key and whose next byte may follow it (or that may be a
- * one-byte key), found 16 at a time; only there are keys compared.
+ * Marks in OCCURRED every filter key that occurs in path[from, len). Candidates are the
+ * positions where a key's gate (its least common byte pair, or a one-byte key) may occur,
+ * found 16 at a time; a candidate's pair picks a hash bucket of keys, and only those are
+ * compared, from the gate's offset back.
  */
 function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): void {
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
   memory.fill(OCCURRED, 0, <usize>((keyCount + 31) >>> 5) << 2);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
-  const firstBytes = filter + FILTER_FIRST_BYTES;
-  const firstLo = v128.load(filter + FILTER_FIRST_LO);
-  const firstHi = v128.load(filter + FILTER_FIRST_HI);
-  const secondLo = v128.load(filter + FILTER_SECOND_LO);
-  const secondHi = v128.load(filter + FILTER_SECOND_HI);
+  const buckets = table + <usize>u32At(filter + FILTER_BUCKETS_OFF);
+  const shift = 32 - u32At(filter + FILTER_BUCKET_BITS);
+  const singles = <i32>u32At(filter + FILTER_SINGLES);
+  const gate1Lo = v128.load(filter + FILTER_GATE1_LO);
+  const gate1Hi = v128.load(filter + FILTER_GATE1_HI);
+  const gate2Lo = v128.load(filter + FILTER_GATE2_LO);
+  const gate2Hi = v128.load(filter + FILTER_GATE2_HI);
   const singleLo = v128.load(filter + FILTER_SINGLE_LO);
   const singleHi = v128.load(filter + FILTER_SINGLE_HI);
   for (let i = from; i < len; i += 16) {
     const v = v128.load(path + i);
-    const pair = v128.and(inSet(v, firstLo, firstHi), inSet(v128.load(path + i + 1), secondLo, secondHi));
-    let m = i8x16.bitmask(v128.or(pair, inSet(v, singleLo, singleHi)));
-    if (len - i < 16) m &= (1 << (len - i)) - 1;
-    while (m != 0) {
-      const at = i + ctz(m);
-      m &= m - 1;
-      const c = load<u8>(path + at);
-      // Keys are sorted by first byte: find the run that starts with c.
-      let lo = 0;
-      let hi = keyCount;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (load<u8>(firstBytes + mid) < c) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let k = lo; k < keyCount && load<u8>(firstBytes + k) == c; k++) {
+    const valid = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
+    let pairs = i8x16.bitmask(v128.and(inSet(v, gate1Lo, gate1Hi), inSet(v128.load(path + i + 1), gate2Lo, gate2Hi))) & valid;
+    while (pairs != 0) {
+      const at = i + ctz(pairs);
+      pairs &= pairs - 1;
+      const pair = (<u32>load<u8>(path + at) << 8) | load<u8>(path + at + 1);
+      const b = <usize>((pair * GATE_HASH) >>> shift);
+      const end = <i32>u32At(buckets + ((b + 1) << 2));
+      for (let k = <i32>u32At(buckets + (b << 2)); k < end; k++) {
         const key = keys + <usize>k * KEY_SIZE;
+        if (u32At(key + KEY_GATE_PAIR) != pair) continue;
         const keyLen = <i32>u32At(key + KEY_LEN);
-        if (at + keyLen > len) continue;
-        const keyAt = table + <usize>u32At(key + KEY_POOL_OFF);
-        let j = 1;
-        while (j < keyLen && load<u8>(path + at + j) == load<u8>(keyAt + j)) j++;
-        if (j == keyLen) {
-          const word = OCCURRED + (<usize>(k >>> 5) << 2);
-          store<u32>(word, load<u32>(word) | (<u32>1 << (k & 31)));
+        const start = at - <i32>u32At(key + KEY_GATE);
+        if (start < from || start + keyLen > len) continue;
+        if (sameBytes(path + start, table + <usize>u32At(key + KEY_POOL_OFF), keyLen)) markKey(k);
+      }
+    }
+    if (singles < keyCount) {
+      let ones = i8x16.bitmask(inSet(v, singleLo, singleHi)) & valid;
+      while (ones != 0) {
+        const at = i + ctz(ones);
+        ones &= ones - 1;
+        const c = <u32>load<u8>(path + at);
+        for (let k = singles; k < keyCount; k++) {
+          if (u32At(keys + <usize>k * KEY_SIZE + KEY_GATE_PAIR) == c) markKey(k);
         }
       }
     }
   }
 }
 
-function findChild(node: usize, c: u8): usize {
+// @ts-ignore: decorator
+@inline function findChild(node: usize, c: u32): usize {
   const count = <i32>u32At(node + NODE_CHILD_COUNT);
-  const bytes = node + NODE_FIXED_SIZE;
-  const offsets = bytes + ((count + 3) & ~3);
-  if (count <= 8) {
-    for (let k = 0; k < count; k++) {
-      if (load<u8>(bytes + k) == c) return <usize>u32At(offsets + (k << 2));
+  const index = node + NODE_FIXED_SIZE;
+  const rank = childRank(index, count, c);
+  return rank < 0 ? 0 : <usize>u32At(index + childIndexBytes(count) + (<usize>rank << 2));
+}
+
+/**
+ * The best of `best` and the keyed wildcard rules that match the path, trying only rules whose
+ * key occurs in path[from, len). A rule is matched in full, literal part included, since it may
+ * hang off a node the walk never reached.
+ */
+function bestKeyed(table: usize, filter: usize, rules: usize, path: usize, from: i32, len: i32, best: u32): u32 {
+  findKeys(table, filter, path, from, len);
+  const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
+  const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
+  for (let w = 0; w < keyCount; w += 32) {
+    let bits = load<u32>(OCCURRED + (<usize>w >>> 3));
+    while (bits != 0) {
+      const k = w + <i32>ctz(bits);
+      bits &= bits - 1;
+      const key = keys + <usize>k * KEY_SIZE;
+      const list = table + <usize>u32At(key + KEY_RULES_OFF);
+      const count = <i32>u32At(key + KEY_RULE_COUNT);
+      for (let i = 0; i < count; i++) {
+        const entry = list + <usize>i * KEY_RULE_SIZE;
+        const r = u32At(entry + KEY_RULE_STRENGTH);
+        if (r >= best) break;
+        const literal = <i32>u32At(entry + KEY_RULE_LITERAL);
+        if (literal > len) continue;
+        const rule = rules + <usize>r * RULE_SIZE;
+        const pat = table + <usize>u32At(rule + RULE_PAT_OFF);
+        if (memory.compare(pat, path, literal) != 0) continue;
+        const patLen = <i32>(u32At(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT);
+        if (wildcardTailMatches(pat, literal, patLen, path, literal, len)) {
+          best = r;
+          break;
+        }
+      }
     }
-    return 0;
   }
-  let lo = 0;
-  let hi = count - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const b = load<u8>(bytes + mid);
-    if (b == c) return <usize>u32At(offsets + (mid << 2));
-    if (b < c) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
+  return best;
 }
 
 /** Strength number of the best rule matching the `len`-byte path at `path`, or NO_RULE. */
@@ -135,7 +178,7 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
   if (rootOff == 0) return best;
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   const filterOff = u32At(table + HDR_FILTER_OFF);
-  let keysFound = false;
+  let keyedDone = false;
   let node = table + <usize>rootOff;
   let pos = 0;
   while (true) {
@@ -145,22 +188,18 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
       const endRule = u32At(node + NODE_END_RULE);
       if (endRule < best) best = endRule;
     }
+    if (!keyedDone && u32At(node + NODE_KEYED) != 0) {
+      // The first node with keyed wildcard rules: every reachable keyed rule's key lies at or
+      // after this depth. Try the rules of the keys that occur, each list in strength order.
+      keyedDone = true;
+      best = bestKeyed(table, table + <usize>filterOff, rules, path, pos, len, best);
+    }
     const wildCount = <i32>u32At(node + NODE_WILD_COUNT);
     if (wildCount != 0) {
       const list = table + <usize>u32At(node + NODE_WILD_OFF);
       for (let k = 0; k < wildCount; k++) {
-        const entry = list + <usize>k * WILD_SIZE;
-        const r = u32At(entry + WILD_STRENGTH);
+        const r = u32At(list + <usize>k * WILD_SIZE + WILD_STRENGTH);
         if (r >= best) break; // lists are sorted by strength
-        const key = u32At(entry + WILD_KEY);
-        if (key != NO_KEY) {
-          if (!keysFound) {
-            // Keys found from here on cover every deeper wildcard rule too.
-            findKeys(table, table + <usize>filterOff, path, pos, len);
-            keysFound = true;
-          }
-          if (((load<u32>(OCCURRED + (<usize>(key >>> 5) << 2)) >>> (key & 31)) & 1) == 0) continue;
-        }
         const rule = rules + <usize>r * RULE_SIZE;
         const pat = table + <usize>u32At(rule + RULE_PAT_OFF);
         const patLen = <i32>(u32At(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT);
@@ -177,9 +216,18 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     const labelLen = <i32>u32At(child + NODE_LABEL_LEN);
     if (pos + labelLen > len) break;
     const label = table + <usize>u32At(child + NODE_LABEL_OFF);
-    let j = 1;
-    while (j < labelLen && load<u8>(path + pos + j) == load<u8>(label + j)) j++;
-    if (j < labelLen) break;
+    // Compare 8 bytes at a time (reads past the path end stay in bounds: heap guard).
+    let j = 0;
+    let differs: u64 = 0;
+    for (; j + 8 <= labelLen; j += 8) {
+      differs = load<u64>(path + pos + j) ^ load<u64>(label + j);
+      if (differs != 0) break;
+    }
+    if (differs != 0) break;
+    if (j < labelLen) {
+      const tail = (load<u64>(path + pos + j) ^ load<u64>(label + j)) & ((<u64>1 << (<u64>(labelLen - j) << 3)) - 1);
+      if (tail != 0) break;
+    }
     pos += labelLen;
     node = child;
   }

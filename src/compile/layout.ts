@@ -37,27 +37,40 @@ export const NODE_END_RULE = 12;
 export const NODE_WILD_OFF = 16;
 export const NODE_WILD_COUNT = 20;
 export const NODE_CHILD_COUNT = 24;
-export const NODE_FIXED_SIZE = 28;
+export const NODE_KEYED = 28; // wildcard rules of this node reached through the filter's keys
+export const NODE_FIXED_SIZE = 32;
 
-// Wildcard list entries: (strength number, key index or NO_KEY).
+// Wildcard list entries: the strength number of each rule.
 export const WILD_STRENGTH = 0;
-export const WILD_KEY = 4;
-export const WILD_SIZE = 8;
+export const WILD_SIZE = 4;
 export const NO_KEY = 0xffffffff;
 
-// Key filter: which wildcard keys occur in a path, found in one SIMD pass.
+// Key filter: which wildcard keys occur in a path, found in one SIMD pass. Each key of two or
+// more bytes has a gate: its least common byte pair; one-byte keys are their own gate.
 export const FILTER_KEY_COUNT = 0;
 export const FILTER_KEYS_OFF = 4;
-export const FILTER_FIRST_LO = 8;
-export const FILTER_FIRST_HI = 24;
-export const FILTER_SECOND_LO = 40;
-export const FILTER_SECOND_HI = 56;
+export const FILTER_GATE1_LO = 8;
+export const FILTER_GATE1_HI = 24;
+export const FILTER_GATE2_LO = 40;
+export const FILTER_GATE2_HI = 56;
 export const FILTER_SINGLE_LO = 72;
 export const FILTER_SINGLE_HI = 88;
-export const FILTER_FIRST_BYTES = 104;
+export const FILTER_BUCKET_BITS = 104; // gate pairs hash to 1 << FILTER_BUCKET_BITS buckets
+export const FILTER_BUCKETS_OFF = 108; // bucket b's keys are keys[buckets[b], buckets[b + 1])
+export const FILTER_SINGLES = 112; // one-byte keys are keys[FILTER_SINGLES, key count)
+export const FILTER_SIZE = 116;
 export const KEY_POOL_OFF = 0;
 export const KEY_LEN = 4;
-export const KEY_SIZE = 8;
+export const KEY_GATE = 8; // offset of the gate within the key
+export const KEY_GATE_PAIR = 12; // the gate's two bytes (first << 8 | second), or the one byte
+export const KEY_RULES_OFF = 16; // the key's rules: KEY_RULE_SIZE each, ascending strength
+export const KEY_RULE_COUNT = 20;
+export const KEY_SIZE = 24;
+/** The bucket of a gate pair (b0 << 8 | b1) in a table of 1 << bits buckets. */
+export const GATE_HASH = 0x9e3779b1;
+export const KEY_RULE_STRENGTH = 0;
+export const KEY_RULE_LITERAL = 4; // length of the rule's literal part (its first '*')
+export const KEY_RULE_SIZE = 8;
 /** Most keys a filter holds (the occurrence bitset is a fixed 8 KiB in the kernel). */
 export const MAX_FILTER_KEYS = 65536;
 
