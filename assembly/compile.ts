@@ -19,9 +19,9 @@
 //   nodes: a radix trie over the literal part of each pattern (up to its first '*', and
 //     without a final '$'). A node's label is the run of pattern bytes leading to it from its
 //     parent, stored as an offset into the pool (labels are substrings of patterns).
-//     label offset | label length | prefix rule | end rule | wildcard list offset |
-//     wildcard count | child count | child index (node.ts: first bytes or a bitmap) | child
-//     offsets in first-byte order
+//     label offset | label length << 8 | child count | prefix rule | end rule | wildcard list
+//     length << 1 | keyed bit | child index (node.ts: first bytes or a bitmap) | child offsets
+//     in first-byte order | wildcard list
 //     - prefix rule: strongest rule that matches every path passing the node: its literal
 //       part is the node's path and nothing or only '*' (and a final '$') follows
 //     - end rule: strongest rule "this node's path + $" (matches when the path ends here)
@@ -29,7 +29,7 @@
 //       rules whose literal part ends here and whose remainder has a literal segment after a
 //       '*', when they are not reached through the filter; only rules on the walked path are
 //       ever tried
-//     - keyed: how many of this node's wildcard rules are reached through the filter instead
+//     - keyed: some of this node's wildcard rules are reached through the filter instead
 //     - children sorted by first byte
 //   filter (when the table has FILTER_MIN_RULES or more wildcard rules): each wildcard rule's
 //     key is the longest literal segment of its remainder, which must occur in the path for
@@ -59,8 +59,8 @@ import {
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
   HDR_POOL_LEN, HDR_POOL_OFF, HDR_RESERVED, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
   KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
-  KEY_SIZE, NODE_KEYED, MAX_FILTER_KEYS, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
-  NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, NO_KEY, NO_RULE,
+  KEY_SIZE, MAX_FILTER_KEYS, NODE_END_RULE, NODE_FIXED_SIZE, NODE_KEYED_BIT, NODE_LABEL_CHILDREN,
+  NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, NO_KEY, NO_RULE,
   RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE,
   RULE_IN_START, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC, WILD_SIZE,
   WILD_STRENGTH,
@@ -71,6 +71,9 @@ import { childIndexBytes, writeChildIndex } from './node';
 
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
 const FILTER_MIN_RULES = 2;
+
+/** Longest label a node holds (NODE_LABEL_CHILDREN keeps 24 bits of length). */
+const MAX_LABEL = (1 << 24) - 1;
 
 const SHAPE_PREFIX: u32 = 0;
 const SHAPE_END: u32 = 1;
@@ -586,7 +589,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   const litOrder = take(<usize>m << 2);
   for (let k = 0; k < m; k++) set(litOrder, k, k);
   sortByLiteral(litOrder, sortTmp, m);
-  const maxNodes = 2 * m + 1;
+  const maxNodes = 2 * m + 1 + <i32>(normUsed / <u32>MAX_LABEL);
   nodeDepth = take(<usize>maxNodes << 2);
   nodeRef = take(<usize>maxNodes << 2);
   nodePrefix = take(<usize>maxNodes << 2);
@@ -637,6 +640,13 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
           set(stack, stackSize++, middle);
           top = middle;
         }
+        // A node's label length has 24 bits: an enormous literal gets a chain of nodes.
+        while (len - <i32>get(nodeDepth, top) > MAX_LABEL) {
+          const link = newNode(get(nodeDepth, top) + MAX_LABEL, get(poolOut, first));
+          appendChild(top, link);
+          set(stack, stackSize++, link);
+          top = link;
+        }
         node = newNode(len, get(poolOut, first));
         appendChild(top, node);
         set(stack, stackSize++, node);
@@ -675,13 +685,11 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       set(order, ordered++, node);
       set(nodeOffset, node, cursor);
       const c = childCount(node);
-      cursor += NODE_FIXED_SIZE + childIndexBytes(c) + 4 * c;
+      cursor += NODE_FIXED_SIZE + childIndexBytes(c) + 4 * c + WILD_SIZE * get(nodeWildCount, node);
       // Children in reverse onto the stack so the first child comes out first.
       for (let child = get(nodeLastChild, node); child != NONE; child = get(nodePrev, child)) set(stack, stackSize++, child);
     }
   }
-  let wildOffset = cursor;
-  cursor += wildUsed * WILD_SIZE;
   const filterOffset = keyCount > 0 ? cursor : 0;
   if (keyCount > 0) cursor += FILTER_SIZE + 4 * ((1 << bucketBits) + 1) + KEY_SIZE * keyCount + KEY_RULE_SIZE * keyedRules;
   const total = cursor;
@@ -717,15 +725,12 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     const from = parent == NONE ? 0 : get(nodeDepth, parent);
     const depth = get(nodeDepth, node);
     store<u32>(at + NODE_LABEL_OFF, poolOffset + get(nodeRef, node) + from);
-    store<u32>(at + NODE_LABEL_LEN, depth - from);
+    const c = childCount(node);
+    store<u32>(at + NODE_LABEL_CHILDREN, ((depth - from) << 8) | c);
     store<u32>(at + NODE_PREFIX_RULE, get(nodePrefix, node));
     store<u32>(at + NODE_END_RULE, get(nodeEnd, node));
     const wildCount = get(nodeWildCount, node);
-    store<u32>(at + NODE_WILD_OFF, wildCount > 0 ? wildOffset : 0);
-    store<u32>(at + NODE_WILD_COUNT, wildCount);
-    store<u32>(at + NODE_KEYED, get(nodeKeyed, node));
-    const c = childCount(node);
-    store<u32>(at + NODE_CHILD_COUNT, c);
+    store<u32>(at + NODE_WILD, (wildCount << 1) | (get(nodeKeyed, node) != 0 ? NODE_KEYED_BIT : 0));
     const offsets = at + NODE_FIXED_SIZE + childIndexBytes(c);
     const firstBytes = memory.data(256); // staging: at most 256 children
     let index = 0;
@@ -735,12 +740,10 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       index++;
     }
     writeChildIndex(at + NODE_FIXED_SIZE, firstBytes, c);
+    // The wildcard list follows the child offsets.
+    const list = offsets + (<usize>c << 2);
     const wildStart = <i32>get(nodeWildStart, node);
-    for (let w = 0; w < <i32>wildCount; w++) {
-      const k = get(wildList, wildStart + w);
-      store<u32>(out + wildOffset + WILD_STRENGTH, k);
-      wildOffset += WILD_SIZE;
-    }
+    for (let w = 0; w < <i32>wildCount; w++) store<u32>(list + (<usize>w << 2) + WILD_STRENGTH, get(wildList, wildStart + w));
   }
 
   if (keyCount > 0) {

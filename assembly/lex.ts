@@ -15,7 +15,7 @@ import {
   LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE,
   LINE_START, LINE_VALUE_END, LINE_VALUE_START,
 } from '../src/compile/layout';
-import { findByte, findHashOrNul, findLineEnd } from './scan';
+import { findBlank, findByte, findHashOrNul, findLineEnd, skipSpaces } from './scan';
 
 /** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */
 export let lexResume: i32 = 0;
@@ -88,9 +88,8 @@ function readLine(buf: usize, start: i32, end: i32, flags: u32, rec: usize): voi
   // Content ends at a NUL (the reference works on C strings) or where a comment starts.
   const contentEnd = findHashOrNul(buf, start, end);
   if (contentEnd < end && load<u8>(buf + contentEnd) == 0x23) flags |= LINE_FLAG_HAS_COMMENT;
-  let s = start;
+  let s = skipSpaces(buf, start, contentEnd);
   let e = contentEnd;
-  while (s < e && isSpace(load<u8>(buf + s))) s++;
   while (e > s && isSpace(load<u8>(buf + e - 1))) e--;
   if (s == e) {
     flags |= (flags & LINE_FLAG_HAS_COMMENT) != 0 ? LINE_FLAG_IS_COMMENT : LINE_FLAG_IS_EMPTY;
@@ -104,20 +103,16 @@ function readLine(buf: usize, start: i32, end: i32, flags: u32, rec: usize): voi
     valueStart = sep + 1;
   } else {
     // No colon: accept "key value" when the line is exactly two words.
-    sep = s;
-    while (sep < e && load<u8>(buf + sep) != 0x20 && load<u8>(buf + sep) != 0x09) sep++;
+    sep = findBlank(buf, s, e);
     if (sep == e) {
       store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
       return;
     }
     valueStart = sep;
     while (load<u8>(buf + valueStart) == 0x20 || load<u8>(buf + valueStart) == 0x09) valueStart++;
-    for (let i = valueStart; i < e; i++) {
-      const c = load<u8>(buf + i);
-      if (c == 0x20 || c == 0x09) {
-        store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
-        return;
-      }
+    if (findBlank(buf, valueStart, e) < e) {
+      store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
+      return;
     }
     flags |= LINE_FLAG_MISSING_COLON;
   }

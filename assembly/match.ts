@@ -7,9 +7,9 @@ import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
   FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, KEY_GATE, KEY_LEN,
-  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, NODE_KEYED,
-  KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_KEY, NO_RULE, NODE_CHILD_COUNT, NODE_END_RULE, NODE_FIXED_SIZE,
-  NODE_LABEL_LEN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD_COUNT, NODE_WILD_OFF, RULE_ALLOW_BIT,
+  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, NODE_KEYED_BIT,
+  KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_KEY, NO_RULE, NODE_END_RULE, NODE_FIXED_SIZE,
+  NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, RULE_ALLOW_BIT,
   RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
 import { indexOfSegment } from './scan';
@@ -128,7 +128,7 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
 
 // @ts-ignore: decorator
 @inline function findChild(node: usize, c: u32): usize {
-  const count = <i32>u32At(node + NODE_CHILD_COUNT);
+  const count = <i32>(u32At(node + NODE_LABEL_CHILDREN) & 0xff);
   const index = node + NODE_FIXED_SIZE;
   const rank = childRank(index, count, c);
   return rank < 0 ? 0 : <usize>u32At(index + childIndexBytes(count) + (<usize>rank << 2));
@@ -188,15 +188,18 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
       const endRule = u32At(node + NODE_END_RULE);
       if (endRule < best) best = endRule;
     }
-    if (!keyedDone && u32At(node + NODE_KEYED) != 0) {
+    const wild = u32At(node + NODE_WILD);
+    if (!keyedDone && (wild & NODE_KEYED_BIT) != 0) {
       // The first node with keyed wildcard rules: every reachable keyed rule's key lies at or
       // after this depth. Try the rules of the keys that occur, each list in strength order.
       keyedDone = true;
       best = bestKeyed(table, table + <usize>filterOff, rules, path, pos, len, best);
     }
-    const wildCount = <i32>u32At(node + NODE_WILD_COUNT);
+    const wildCount = <i32>(wild >>> 1);
     if (wildCount != 0) {
-      const list = table + <usize>u32At(node + NODE_WILD_OFF);
+      // The list follows the child index and the child offsets.
+      const count = <i32>(u32At(node + NODE_LABEL_CHILDREN) & 0xff);
+      const list = node + NODE_FIXED_SIZE + childIndexBytes(count) + (<usize>count << 2);
       for (let k = 0; k < wildCount; k++) {
         const r = u32At(list + <usize>k * WILD_SIZE + WILD_STRENGTH);
         if (r >= best) break; // lists are sorted by strength
@@ -213,7 +216,7 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     const childOff = findChild(node, load<u8>(path + pos));
     if (childOff == 0) break;
     const child = table + childOff;
-    const labelLen = <i32>u32At(child + NODE_LABEL_LEN);
+    const labelLen = <i32>(u32At(child + NODE_LABEL_CHILDREN) >>> 8);
     if (pos + labelLen > len) break;
     const label = table + <usize>u32At(child + NODE_LABEL_OFF);
     // Compare 8 bytes at a time (reads past the path end stay in bounds: heap guard).

@@ -130,3 +130,30 @@ export function findLineEnd(p: usize, from: i32, end: i32): i32 {
   }
   return end;
 }
+
+/** Index of the first space or tab in p[from, end), or end. */
+export function findBlank(p: usize, from: i32, end: i32): i32 {
+  const space = i8x16.splat(0x20);
+  const tab = i8x16.splat(0x09);
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const m = i8x16.bitmask(v128.or(i8x16.eq(v, space), i8x16.eq(v, tab)));
+    if (m != 0) return clamp(i + ctz(m), end);
+  }
+  return end;
+}
+
+/** Index of the first byte in p[from, end) that is not ASCII whitespace (C's isspace), or end. */
+export function skipSpaces(p: usize, from: i32, end: i32): i32 {
+  const space = i8x16.splat(0x20);
+  const tab = i8x16.splat(0x09);
+  const cr = i8x16.splat(0x0d);
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    // 0x09-0x0d: tab, LF, VT, FF, CR
+    const blank = v128.or(i8x16.eq(v, space), v128.and(i8x16.ge_u(v, tab), i8x16.le_u(v, cr)));
+    const m = ~i8x16.bitmask(blank) & 0xffff;
+    if (m != 0) return clamp(i + ctz(m), end);
+  }
+  return end;
+}

@@ -4,39 +4,55 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, availableParallelism } from 'node:os';
 import { Bench } from 'tinybench';
-import { RobotsPool, RobotsTxt, type Matcher } from 'robots-wasm';
+import { RobotsPool, RobotsTxt } from 'robots-wasm';
 import { benchFiles, benchUrls, syntheticRobots } from './inputs.js';
 import { PEERS, type PeerChecker } from './peers.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
 
 const quick = process.argv.includes('--quick');
-const URL_COUNT = quick ? 100_000 : 1_000_000;
-const TASK_MS = quick ? 120 : 600;
+const URL_COUNT = quick ? 50_000 : 1_000_000;
+const TASK_MS = quick ? 80 : 600;
 // Long enough for V8 to finish tiering the WebAssembly and the JS up before measuring.
-const WARMUP_MS = quick ? 150 : 400;
+const WARMUP_MS = quick ? 100 : 400;
 const AGENT = 'ExampleBot';
 
-/** Mean milliseconds per call of fn, measured by tinybench. */
-async function measure(fn: () => unknown, minIterations = 3): Promise<number> {
-  const bench = new Bench({ time: TASK_MS, iterations: minIterations, warmupTime: WARMUP_MS, warmupIterations: 2 });
-  bench.add('task', fn);
-  await bench.run();
-  const result = bench.tasks[0].result as { latency?: { mean: number }; error?: unknown };
-  if (result.latency === undefined) throw new Error(`benchmark task failed: ${String(result.error)}`);
-  return result.latency.mean;
+const ROUNDS = quick ? 2 : 3;
+
+/**
+ * Milliseconds per call of each task: the median over ROUNDS rounds of tinybench's median
+ * (p50). Tasks compared with each other are measured in the same rounds, in alternating order,
+ * so that a slow spell of this shared machine hits them alike.
+ */
+async function measureGroup(tasks: Record<string, () => unknown>, minIterations = 3): Promise<Record<string, number>> {
+  const names = Object.keys(tasks);
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const bench = new Bench({ time: TASK_MS / ROUNDS, iterations: minIterations, warmupTime: round === 0 ? WARMUP_MS : 50, warmupIterations: 2 });
+      bench.add(name, tasks[name]);
+      await bench.run();
+      const result = bench.tasks[0].result as { latency?: { p50: number }; error?: unknown };
+      if (result.latency === undefined) throw new Error(`benchmark task ${name} failed: ${String(result.error)}`);
+      samples[name].push(result.latency.p50);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
 }
 
-/** Checks per second of a per-URL checker, on as many URLs as take ~TASK_MS / 4 per call. */
-async function peerRate(checker: PeerChecker, inputs: string[]): Promise<{ rate: number; sample: number }> {
-  const probeCount = Math.min(200, inputs.length);
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** How many URLs a per-URL checker gets per call: about TASK_MS / 8 of work, at least 200. */
+function sampleSize(checker: PeerChecker, inputs: string[]): number {
+  const probe = Math.min(200, inputs.length);
   const started = performance.now();
-  for (let i = 0; i < probeCount; i++) checker.isAllowed(inputs[i]);
-  const perUrl = (performance.now() - started) / probeCount;
-  const sample = Math.max(200, Math.min(inputs.length, Math.floor(TASK_MS / 4 / Math.max(perUrl, 1e-6))));
-  const ms = await measure(() => {
-    for (let i = 0; i < sample; i++) checker.isAllowed(inputs[i]);
-  });
-  return { rate: (sample / ms) * 1000, sample };
+  for (let i = 0; i < probe; i++) checker.isAllowed(inputs[i]);
+  const perUrl = (performance.now() - started) / probe;
+  return Math.max(200, Math.min(inputs.length, Math.floor(TASK_MS / 8 / Math.max(perUrl, 1e-6))));
 }
 
 function pathsOf(urls: string[]): string[] {
@@ -66,31 +82,43 @@ async function runFile(file: ReturnType<typeof benchFiles>[number]): Promise<Fil
   const checksPerSecond: Record<string, number> = {};
   const agreement: Record<string, number> = {};
 
-  parseMs['robots-wasm'] = await measure(() => {
-    const parsed = RobotsTxt.parse(file.body, { maxBytes: Infinity });
-    parsed.matcher(AGENT);
-    parsed.dispose();
-  });
-  const single = Math.min(urls.length, quick ? 20_000 : 200_000);
-  checksPerSecond['isAllowed'] = (single / (await measure(() => {
-    for (let i = 0; i < single; i++) matcher.isAllowed(urls[i]);
-  }))) * 1000;
-  checksPerSecond['checkMany'] = (urls.length / (await measure(() => matcher.checkMany(urls)))) * 1000;
-  checksPerSecond['checkLines'] = (urls.length / (await measure(() => matcher.checkLines(lines)))) * 1000;
+  const parseTasks: Record<string, () => unknown> = {
+    'robots-wasm': () => {
+      const parsed = RobotsTxt.parse(file.body, { maxBytes: Infinity });
+      parsed.matcher(AGENT);
+      parsed.dispose();
+    },
+  };
+  for (const peer of PEERS) if (peer.measuresParse) parseTasks[peer.name] = () => peer.parse(file.body, AGENT);
+  Object.assign(parseMs, await measureGroup(parseTasks, 2));
 
+  const single = Math.min(urls.length, quick ? 20_000 : 200_000);
+  const counts: Record<string, number> = { isAllowed: single, checkMany: urls.length, checkLines: urls.length };
+  const checkTasks: Record<string, () => unknown> = {
+    isAllowed: () => {
+      for (let i = 0; i < single; i++) matcher.isAllowed(urls[i]);
+    },
+    checkMany: () => matcher.checkMany(urls),
+    checkLines: () => matcher.checkLines(lines),
+  };
   const google = RobotsTxt.parse(file.body, { mode: 'google', maxBytes: Infinity }).matcher(AGENT);
   const paths = pathsOf(urls.slice(0, 20_000));
   for (const peer of PEERS) {
-    if (peer.measuresParse) parseMs[peer.name] = await measure(() => peer.parse(file.body, AGENT), 2);
     const checker = peer.parse(file.body, AGENT);
     const inputs = peer.name === 'robots-txt-guard' ? paths : urls;
-    checksPerSecond[peer.name] = (await peerRate(checker, inputs)).rate;
+    const sample = sampleSize(checker, inputs);
+    counts[peer.name] = sample;
+    checkTasks[peer.name] = () => {
+      for (let i = 0; i < sample; i++) checker.isAllowed(inputs[i]);
+    };
     // How often the peer agrees with robots-wasm in google mode (the reference semantics).
-    const sample = Math.min(2000, paths.length);
+    const compared = Math.min(2000, paths.length);
     let same = 0;
-    for (let i = 0; i < sample; i++) if (checker.isAllowed(inputs[i]) === google.isAllowed(urls[i])) same++;
-    agreement[peer.name] = same / sample;
+    for (let i = 0; i < compared; i++) if (checker.isAllowed(inputs[i]) === google.isAllowed(urls[i])) same++;
+    agreement[peer.name] = same / compared;
   }
+  const checkMs = await measureGroup(checkTasks);
+  for (const [name, ms] of Object.entries(checkMs)) checksPerSecond[name] = (counts[name] / ms) * 1000;
   const rules = matcher.ruleCount;
   const tableBytes = matcher.byteLength;
   robots.dispose();
@@ -101,17 +129,21 @@ async function runScaling(): Promise<{ rules: number; checkMany: number; checkLi
   const largest = RobotsTxt.parse(syntheticRobots(10_000));
   const urls = benchUrls(URL_COUNT, largest, 11);
   const lines = new TextEncoder().encode(urls.join('\n'));
-  const out = [];
-  for (const count of [10, 100, 1000, 10_000]) {
-    const matcher: Matcher = RobotsTxt.parse(syntheticRobots(count)).matcher(AGENT);
-    out.push({
-      rules: count,
-      checkMany: (urls.length / (await measure(() => matcher.checkMany(urls)))) * 1000,
-      checkLines: (urls.length / (await measure(() => matcher.checkLines(lines)))) * 1000,
-      tableBytes: matcher.byteLength,
-    });
-    matcher.dispose();
-  }
+  const counts = [10, 100, 1000, 10_000];
+  const matchers = counts.map((count) => RobotsTxt.parse(syntheticRobots(count)).matcher(AGENT));
+  const tasks: Record<string, () => unknown> = {};
+  matchers.forEach((matcher, i) => {
+    tasks[`checkMany ${counts[i]}`] = () => matcher.checkMany(urls);
+    tasks[`checkLines ${counts[i]}`] = () => matcher.checkLines(lines);
+  });
+  const ms = await measureGroup(tasks);
+  const out = counts.map((count, i) => ({
+    rules: count,
+    checkMany: (urls.length / ms[`checkMany ${count}`]) * 1000,
+    checkLines: (urls.length / ms[`checkLines ${count}`]) * 1000,
+    tableBytes: matchers[i].byteLength,
+  }));
+  for (const matcher of matchers) matcher.dispose();
   return out;
 }
 
@@ -119,16 +151,19 @@ async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<Rec
   const matcher = RobotsTxt.parse(file.body).matcher(AGENT);
   const urls = benchUrls(URL_COUNT, RobotsTxt.parse(file.body), 13);
   const lines = new TextEncoder().encode(urls.join('\n'));
-  const rates: Record<string, number> = {
-    'checkMany, calling thread': (urls.length / (await measure(() => matcher.checkMany(urls)))) * 1000,
-    'checkLines, calling thread': (urls.length / (await measure(() => matcher.checkLines(lines)))) * 1000,
+  const pools = [1, 2].map((threads) => new RobotsPool({ threads }));
+  const tasks: Record<string, () => unknown> = {
+    'checkMany, calling thread': () => matcher.checkMany(urls),
+    'checkLines, calling thread': () => matcher.checkLines(lines),
   };
-  for (const threads of [1, 2]) {
-    const pool = new RobotsPool({ threads });
-    rates[`pool(${threads}).checkMany`] = (urls.length / (await measure(() => pool.checkMany(matcher, urls)))) * 1000;
-    rates[`pool(${threads}).checkLines`] = (urls.length / (await measure(() => pool.checkLines(matcher, lines)))) * 1000;
-    await pool.close();
-  }
+  pools.forEach((pool) => {
+    tasks[`pool(${pool.threads}).checkMany`] = () => pool.checkMany(matcher, urls);
+    tasks[`pool(${pool.threads}).checkLines`] = () => pool.checkLines(matcher, lines);
+  });
+  const ms = await measureGroup(tasks);
+  const rates: Record<string, number> = {};
+  for (const [name, value] of Object.entries(ms)) rates[name] = (urls.length / value) * 1000;
+  for (const pool of pools) await pool.close();
   return rates;
 }
 

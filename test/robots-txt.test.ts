@@ -104,6 +104,15 @@ describe('bad content never throws and yields the parseable rules', () => {
     expect(google.isAllowed(`/${'a'.repeat(20_000)}`, 'Bot')).toBe(false);
   });
 
+  it('a pattern longer than a trie label holds (16 MiB) is split across nodes and matches exactly', () => {
+    const long = `/${'a'.repeat(17_000_000)}`;
+    const robots = RobotsTxt.parse(`user-agent: *\ndisallow: ${long}\nallow: ${long}b\n`, { maxBytes: Infinity });
+    expect(robots.isAllowed(long, 'Bot')).toBe(false);
+    expect(robots.isAllowed(`${long}b`, 'Bot')).toBe(true);
+    expect(robots.isAllowed(long.slice(0, -1), 'Bot')).toBe(true);
+    robots.dispose();
+  });
+
   it('CR-only line ends (a real file)', () => {
     const robots = RobotsTxt.parse(corpusFile('cdbaby.com'));
     expect(robots.groups).toHaveLength(1);

@@ -31,14 +31,12 @@ export const RULE_ALLOW_BIT = 1;
 export const RULE_DERIVED_BIT = 2;
 
 export const NODE_LABEL_OFF = 0;
-export const NODE_LABEL_LEN = 4;
+export const NODE_LABEL_CHILDREN = 4; // label length << 8 | child count (<= 128: patterns are ASCII)
 export const NODE_PREFIX_RULE = 8;
 export const NODE_END_RULE = 12;
-export const NODE_WILD_OFF = 16;
-export const NODE_WILD_COUNT = 20;
-export const NODE_CHILD_COUNT = 24;
-export const NODE_KEYED = 28; // wildcard rules of this node reached through the filter's keys
-export const NODE_FIXED_SIZE = 32;
+export const NODE_WILD = 16; // wildcard list length << 1 | NODE_KEYED_BIT
+export const NODE_KEYED_BIT = 1; // the node has wildcard rules reached through the filter's keys
+export const NODE_FIXED_SIZE = 20;
 
 // Wildcard list entries: the strength number of each rule.
 export const WILD_STRENGTH = 0;

@@ -129,6 +129,11 @@ export class RobotsPool {
     return concat(await Promise.all(jobs));
   }
 
+  /** Worker threads started so far (they start on the first batch large enough to need them). */
+  get startedWorkers(): number {
+    return this.#slots.length;
+  }
+
   /** Stops the workers; pending jobs are rejected. The pool cannot be used afterwards. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -1,0 +1,84 @@
+// RobotsPool runs its workers from the built package (worker threads load dist/pool/worker.js),
+// so these tests use dist/, which `npm test` builds first.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RobotsPool, RobotsTxt } from '../dist/index.js';
+import { corpusFile } from './support/fixtures.js';
+import { randomPath, rng } from './support/random.js';
+
+const next = rng(5);
+const urls = Array.from({ length: 60_000 }, (_, i) => (i % 3 === 0 ? `https://example.com${randomPath(next)}` : randomPath(next)));
+const lines = new TextEncoder().encode(urls.join('\n'));
+const pool = new RobotsPool({ threads: 2, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 });
+
+afterAll(() => pool.close());
+
+describe.each(['rfc', 'google'] as const)('RobotsPool gives the matcher verdicts, mode %s', (mode) => {
+  for (const name of ['www.authorstream.com', 'au.indeed.com', 'www.proprofs.com']) {
+    it(`${name}: checkMany and checkLines over many jobs`, async () => {
+      const matcher = RobotsTxt.parse(corpusFile(name), { mode }).matcher('Bot');
+      const expected = matcher.checkMany(urls);
+      expect(await pool.checkMany(matcher, urls)).toEqual(expected);
+      expect(await pool.checkLines(matcher, lines)).toEqual(matcher.checkLines(lines));
+      expect(pool.startedWorkers).toBe(2);
+    });
+  }
+});
+
+describe('RobotsPool details', () => {
+  const matcher = RobotsTxt.parse('user-agent: *\ndisallow: /a\ndisallow: /*%0A\n').matcher('Bot');
+
+  it('URLs holding CR or LF are checked whole, not as lines', async () => {
+    const odd = Array.from({ length: 5000 }, (_, i) => (i % 100 === 0 ? `/a\nb${i}` : i % 101 === 0 ? `/x\r${i}` : `/b${i}`));
+    expect(await pool.checkMany(matcher, odd)).toEqual(matcher.checkMany(odd));
+    expect(matcher.isAllowed('/x\n')).toBe(false);
+  });
+
+  it('small batches run on the calling thread', async () => {
+    const local = new RobotsPool({ threads: 2 });
+    expect(Array.from(await local.checkMany(matcher, ['/a', '/b']))).toEqual([0, 1]);
+    expect(Array.from(await local.checkLines(matcher, new TextEncoder().encode('/a\n/b')))).toEqual([0, 1]);
+    expect(local.startedWorkers).toBe(0);
+    await local.close();
+  });
+
+  it('re-sends tables a worker dropped (tablesPerWorker)', async () => {
+    const small = new RobotsPool({ threads: 1, minUrls: 10, tablesPerWorker: 2 });
+    const matchers = [0, 1, 2, 3].map((i) => RobotsTxt.parse(`user-agent: *\ndisallow: /p${i}\n`).matcher('Bot'));
+    const batch = Array.from({ length: 100 }, (_, i) => `/p${i % 4}`);
+    for (let round = 0; round < 3; round++) {
+      for (const m of matchers) expect(await small.checkMany(m, batch)).toEqual(m.checkMany(batch));
+    }
+    await small.close();
+  });
+
+  it('misuse is a TypeError; a disposed matcher and a closed pool are errors', async () => {
+    expect(() => new RobotsPool({ threads: 0 })).toThrow(/threads must be a positive integer/);
+    await expect(pool.checkMany(matcher, 'x' as never)).rejects.toThrow(TypeError);
+    await expect(pool.checkMany({} as never, [])).rejects.toThrow(/expected a Matcher/);
+    const disposed = RobotsTxt.parse('').matcher('Bot');
+    disposed.dispose();
+    await expect(pool.checkMany(disposed, ['/'])).rejects.toThrow(/disposed/);
+    const closed = new RobotsPool();
+    await closed.close();
+    await expect(closed.checkMany(matcher, ['/'])).rejects.toThrow(/closed/);
+  });
+
+  it('a program that never closes its pool still exits', () => {
+    const script = `
+      import { RobotsPool, RobotsTxt } from 'robots-wasm';
+      const pool = new RobotsPool({ threads: 2, minUrls: 10, jobUrls: 100 });
+      const matcher = RobotsTxt.parse('user-agent: *\\ndisallow: /a\\n').matcher('Bot');
+      const verdicts = await pool.checkMany(matcher, Array.from({ length: 1000 }, (_, i) => i % 2 ? '/a' : '/b'));
+      console.log(verdicts.reduce((a, b) => a + b, 0), pool.startedWorkers);
+    `;
+    const dir = new URL('../build/pool-exit/', import.meta.url);
+    mkdirSync(dir, { recursive: true });
+    const file = new URL('never-closed.mjs', dir);
+    writeFileSync(file, script);
+    // Would hang (and time out) if an idle worker kept the event loop alive.
+    const output = execFileSync(process.execPath, [file.pathname], { encoding: 'utf8', timeout: 20_000 });
+    expect(output.trim()).toBe('500 2');
+  });
+});
