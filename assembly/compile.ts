@@ -66,7 +66,7 @@ import {
   WILD_STRENGTH,
 } from '../src/compile/layout';
 import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
-import { findByte } from './scan';
+import { addToRows, findByte, nibbleTablesOfRows } from './scan';
 import { childIndexBytes, writeChildIndex } from './node';
 
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
@@ -103,7 +103,7 @@ let arena: usize = 0;
 
 /** Work area the compiler needs for `rules` rules whose values hold `bytes` bytes in all. */
 export function compileWorkBytes(rules: i32, bytes: i32): i32 {
-  return 8 * bytes + 512 * rules + 4096;
+  return 8 * bytes + 640 * rules + 4096;
 }
 
 /** Upper bound of the table size for `rules` rules whose values hold `bytes` bytes in all. */
@@ -112,7 +112,7 @@ export function compileTableBytes(rules: i32, bytes: i32): i32 {
 }
 
 // ---------------------------------------------------------------------------------------
-// Sorting u32 index arrays (stable merge sort; the orders read the globals below)
+// Sorting (stable merge sort of u64 items; the orders read the globals below)
 
 let patOff: usize = 0; // per rule: pattern offset in `norm`
 let patLen: usize = 0;
@@ -174,22 +174,61 @@ let litKey: usize = 0; // per strength number: first 8 literal bytes, big-endian
   return compareBytes(patternOf(a) + get(keyRel, a), <i32>get(keyLen, a), patternOf(b) + get(keyRel, b), <i32>get(keyLen, b));
 }
 
+const BY_VALUE = 0;
+const BY_LITERAL = 1;
+const BY_KEY = 2;
+
+// @ts-ignore: decorator
+@inline function compare(order: i32, a: u64, b: u64): i32 {
+  if (order == BY_VALUE) return a < b ? -1 : a > b ? 1 : 0;
+  return order == BY_LITERAL ? byLiteral(<u32>a, <u32>b) : byKey(<u32>a, <u32>b);
+}
+
 /**
- * Sorts `n` u64 keys ascending (insertion sort of runs, then bottom-up merges). The strength
- * order is one key per rule: inverted pattern length, then "not allow", then the rule's index
- * (indices follow file order), so the smallest key is the strongest rule.
+ * Sorts `n` u64 keys ascending. The strength order is one key per rule: inverted pattern
+ * length, then "not allow", then the rule's index (indices follow file order), so the
+ * smallest key is the strongest rule.
  */
-function sortKeys(items: usize, tmp: usize, n: i32): void {
+function sortValues(items: usize, tmp: usize, n: i32): void {
+  mergeSort(items, tmp, n, BY_VALUE);
+}
+
+/** Sorts strength numbers (as u64 items) by literal part. */
+function sortByLiteral(items: usize, tmp: usize, n: i32): void {
+  mergeSort(items, tmp, n, BY_LITERAL);
+}
+
+/** Sorts strength numbers (as u64 items) by wildcard key. */
+function sortByKey(items: usize, tmp: usize, n: i32): void {
+  mergeSort(items, tmp, n, BY_KEY);
+}
+
+// @ts-ignore: decorator
+@inline function item(items: usize, i: i32): u64 {
+  return load<u64>(items + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function setItem(items: usize, i: i32, value: u64): void {
+  store<u64>(items + (<usize>i << 3), value);
+}
+
+/**
+ * Stable merge sort of u64 items (insertion sort of runs of 16, then bottom-up merges);
+ * inlined into the sort* functions so that `order` is a constant there.
+ */
+// @ts-ignore: decorator
+@inline function mergeSort(items: usize, tmp: usize, n: i32, order: i32): void {
   for (let lo = 0; lo < n; lo += 16) {
     const hi = lo + 16 < n ? lo + 16 : n;
     for (let i = lo + 1; i < hi; i++) {
-      const x = load<u64>(items + (<usize>i << 3));
+      const x = item(items, i);
       let j = i - 1;
-      while (j >= lo && load<u64>(items + (<usize>j << 3)) > x) {
-        store<u64>(items + (<usize>(j + 1) << 3), load<u64>(items + (<usize>j << 3)));
+      while (j >= lo && compare(order, item(items, j), x) > 0) {
+        setItem(items, j + 1, item(items, j));
         j--;
       }
-      store<u64>(items + (<usize>(j + 1) << 3), x);
+      setItem(items, j + 1, x);
     }
   }
   let src = items;
@@ -202,143 +241,24 @@ function sortKeys(items: usize, tmp: usize, n: i32): void {
       let j = mid;
       let k = lo;
       while (i < mid && j < hi) {
-        const a = load<u64>(src + (<usize>i << 3));
-        const b = load<u64>(src + (<usize>j << 3));
-        if (b < a) {
-          store<u64>(dst + (<usize>(k++) << 3), b);
+        const a = item(src, i);
+        const b = item(src, j);
+        if (compare(order, b, a) < 0) {
+          setItem(dst, k++, b);
           j++;
         } else {
-          store<u64>(dst + (<usize>(k++) << 3), a);
+          setItem(dst, k++, a);
           i++;
         }
       }
-      while (i < mid) store<u64>(dst + (<usize>(k++) << 3), load<u64>(src + (<usize>(i++) << 3)));
-      while (j < hi) store<u64>(dst + (<usize>(k++) << 3), load<u64>(src + (<usize>(j++) << 3)));
+      while (i < mid) setItem(dst, k++, item(src, i++));
+      while (j < hi) setItem(dst, k++, item(src, j++));
     }
     const swap = src;
     src = dst;
     dst = swap;
   }
   if (src != items) memory.copy(items, src, <usize>n << 3);
-}
-
-const BY_LITERAL = 1;
-const BY_KEY = 2;
-
-// @ts-ignore: decorator
-@inline function compare(order: i32, a: u32, b: u32): i32 {
-  return order == BY_LITERAL ? byLiteral(a, b) : byKey(a, b);
-}
-
-function sortByLiteral(items: usize, tmp: usize, n: i32): void {
-  mergeSort(items, tmp, n, BY_LITERAL);
-}
-
-function sortByKey(items: usize, tmp: usize, n: i32): void {
-  mergeSort(items, tmp, n, BY_KEY);
-}
-
-/** Stable merge sort of u32 items; inlined into sortBy* so `order` is a constant there. */
-// @ts-ignore: decorator
-@inline function mergeSort(items: usize, tmp: usize, n: i32, order: i32): void {
-  // Insertion sort of runs of 16, then bottom-up merges.
-  for (let lo = 0; lo < n; lo += 16) {
-    const hi = lo + 16 < n ? lo + 16 : n;
-    for (let i = lo + 1; i < hi; i++) {
-      const x = get(items, i);
-      let j = i - 1;
-      while (j >= lo && compare(order, get(items, j), x) > 0) {
-        set(items, j + 1, get(items, j));
-        j--;
-      }
-      set(items, j + 1, x);
-    }
-  }
-  let src = items;
-  let dst = tmp;
-  for (let width = 16; width < n; width <<= 1) {
-    for (let lo = 0; lo < n; lo += width << 1) {
-      const mid = lo + width < n ? lo + width : n;
-      const hi = lo + (width << 1) < n ? lo + (width << 1) : n;
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) set(dst, k++, compare(order, get(src, j), get(src, i)) < 0 ? get(src, j++) : get(src, i++));
-      while (i < mid) set(dst, k++, get(src, i++));
-      while (j < hi) set(dst, k++, get(src, j++));
-    }
-    const swap = src;
-    src = dst;
-    dst = swap;
-  }
-  if (src != items) memory.copy(items, src, <usize>n << 2);
-}
-
-// ---------------------------------------------------------------------------------------
-// Nibble tables: byte-set membership with two 16-entry lookups (see match.ts, findKeys)
-
-/**
- * Writes lo (16 bytes) and hi (16 bytes) so that byte c is in the set of the 256-entry
- * 0/1 table `members` when lo[c & 15] & hi[c >> 4] != 0. Exact while the set's rows (one per
- * high nibble) have at most 8 distinct patterns; beyond that, the two patterns whose union
- * adds the fewest members are merged until 8 remain, and the test answers for a superset.
- */
-export function nibbleTables(members: usize, lo: usize, hi: usize): void {
-  const rows = memory.data(64);
-  for (let h = 0; h < 16; h++) {
-    let row: u32 = 0;
-    for (let l = 0; l < 16; l++) if (load<u8>(members + (h << 4) + l) != 0) row |= 1 << l;
-    store<u32>(rows + (h << 2), row);
-  }
-  nibbleTablesOfRows(rows, lo, hi);
-}
-
-/** nibbleTables for a set given as 16 rows (u32 each: bit l of row h = byte h * 16 + l). */
-function nibbleTablesOfRows(rows: usize, lo: usize, hi: usize): void {
-  const groups = memory.data(64);
-  let groupCount = 0;
-  for (let h = 0; h < 16; h++) {
-    const row = load<u32>(rows + (h << 2));
-    if (row == 0) continue;
-    let seen = false;
-    for (let g = 0; g < groupCount; g++) if (load<u32>(groups + (g << 2)) == row) seen = true;
-    if (!seen) store<u32>(groups + (groupCount++ << 2), row);
-  }
-  while (groupCount > 8) {
-    let bestA = 0;
-    let bestB = 1;
-    let bestCost = 0x7fffffff;
-    for (let a = 0; a < groupCount; a++) {
-      for (let b = a + 1; b < groupCount; b++) {
-        const ga = load<u32>(groups + (a << 2));
-        const gb = load<u32>(groups + (b << 2));
-        const cost = <i32>(popcnt(ga | gb) * 2 - popcnt(ga) - popcnt(gb));
-        if (cost < bestCost) {
-          bestCost = cost;
-          bestA = a;
-          bestB = b;
-        }
-      }
-    }
-    store<u32>(groups + (bestA << 2), load<u32>(groups + (bestA << 2)) | load<u32>(groups + (bestB << 2)));
-    store<u32>(groups + (bestB << 2), load<u32>(groups + (--groupCount << 2)));
-  }
-  memory.fill(lo, 0, 16);
-  memory.fill(hi, 0, 16);
-  for (let g = 0; g < groupCount; g++) {
-    const pattern = load<u32>(groups + (g << 2));
-    const bit = <u32>1 << <u32>g;
-    for (let l = 0; l < 16; l++) if ((pattern & (<u32>1 << <u32>l)) != 0) store<u8>(lo + l, <u8>(<u32>load<u8>(lo + l) | bit));
-  }
-  for (let h = 0; h < 16; h++) {
-    const row = load<u32>(rows + (h << 2));
-    if (row == 0) continue;
-    // The row's own pattern when it survived merging (exact), else the group it went into.
-    let bit = -1;
-    for (let g = 0; g < groupCount && bit < 0; g++) if (load<u32>(groups + (g << 2)) == row) bit = g;
-    for (let g = 0; g < groupCount && bit < 0; g++) if ((load<u32>(groups + (g << 2)) & row) == row) bit = g;
-    store<u8>(hi + h, <u8>(<u32>1 << <u32>bit));
-  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -475,13 +395,13 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   const sortTmp = take(<usize>m << 3);
   for (let i = 0; i < m; i++) {
     const notAllow: u64 = get(ruleAllow, i) != 0 ? 0 : 1;
-    store<u64>(strengthKeys + (<usize>i << 3), ((<u64>(0x1fffff - get(patLen, i))) << 42) | (notAllow << 41) | <u64>i);
+    setItem(strengthKeys, i, ((<u64>(0x1fffff - get(patLen, i))) << 42) | (notAllow << 41) | <u64>i);
   }
-  sortKeys(strengthKeys, sortTmp, m);
+  sortValues(strengthKeys, sortTmp, m);
   strengthPat = take(<usize>m << 2);
   litPtr = take(<usize>m << 2);
   for (let k = 0; k < m; k++) {
-    const rule = <u32>(load<u64>(strengthKeys + (<usize>k << 3)) & 0x1ffffffffff);
+    const rule = <u32>(item(strengthKeys, k) & 0x1ffffffffff);
     set(strengthPat, k, rule);
     set(litPtr, k, <u32>(norm + get(patOff, rule)));
   }
@@ -545,13 +465,13 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   let keyCount = 0;
   for (let k = 0; k < m; k++) set(keyIndex, k, NO_KEY);
   if (wildRules >= FILTER_MIN_RULES) {
-    const byKeyOrder = take(<usize>wildRules << 2);
+    const byKeyOrder = take(<usize>wildRules << 3);
     let w = 0;
-    for (let k = 0; k < m; k++) if (get(shape, k) == SHAPE_WILD) set(byKeyOrder, w++, k);
+    for (let k = 0; k < m; k++) if (get(shape, k) == SHAPE_WILD) setItem(byKeyOrder, w++, k);
     sortByKey(byKeyOrder, sortTmp, wildRules);
     for (let i = 0; i < wildRules; i++) {
-      const k = get(byKeyOrder, i);
-      if (i == 0 || byKey(get(byKeyOrder, i - 1), k) != 0) {
+      const k = <u32>item(byKeyOrder, i);
+      if (i == 0 || byKey(<u32>item(byKeyOrder, i - 1), k) != 0) {
         if (keyCount == MAX_FILTER_KEYS) break;
         set(keyList, keyCount++, k);
       }
@@ -581,13 +501,13 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     set(pairOf, i, pair);
     const single: u64 = len >= 2 ? 0 : 1;
     const bucket: u64 = len >= 2 ? <u64>((pair * GATE_HASH) >>> (32 - bucketBits)) : 0;
-    store<u64>(keyOrder + (<usize>i << 3), (single << 40) | (bucket << 20) | <u64>i);
+    setItem(keyOrder, i, (single << 40) | (bucket << 20) | <u64>i);
   }
-  sortKeys(keyOrder, sortTmp, keyCount);
+  sortValues(keyOrder, sortTmp, keyCount);
 
   // 5. Radix trie over the literal parts, built from them in byte order.
-  const litOrder = take(<usize>m << 2);
-  for (let k = 0; k < m; k++) set(litOrder, k, k);
+  const litOrder = take(<usize>m << 3);
+  for (let k = 0; k < m; k++) setItem(litOrder, k, k);
   sortByLiteral(litOrder, sortTmp, m);
   const maxNodes = 2 * m + 1 + <i32>(normUsed / <u32>MAX_LABEL);
   nodeDepth = take(<usize>maxNodes << 2);
@@ -622,7 +542,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     let i = 0;
     while (i < m) {
       // A run of rules with the same literal part: one node.
-      const first = get(litOrder, i);
+      const first = <u32>item(litOrder, i);
       const lit = patternOf(first);
       const len = <i32>get(litLen, first);
       let node: i32;
@@ -655,7 +575,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       }
       set(nodeWildStart, node, wildUsed);
       while (i < m) {
-        const k = get(litOrder, i);
+        const k = <u32>item(litOrder, i);
         if (k != first && byLiteral(first, k) != 0) break;
         const s = get(shape, k);
         if (s == SHAPE_WILD) {
@@ -766,7 +686,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     memory.fill(single, 0, 64);
     let bucket = 0;
     for (let j = 0; j < keyCount; j++) {
-      const sortKey = load<u64>(keyOrder + (<usize>j << 3));
+      const sortKey = item(keyOrder, j);
       const i = <i32>(sortKey & 0xfffff);
       set(rank, i, j);
       if (j < multiKeys) {
@@ -823,13 +743,6 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   return total;
 }
 
-// @ts-ignore: decorator
-@inline function addToRows(rows: usize, b: u32): void {
-  const at = rows + ((b >> 4) << 2);
-  store<u32>(at, load<u32>(at) | (<u32>1 << (b & 15)));
-}
-
-/** How often a byte occurs in URL paths, roughly: the gate avoids frequent pairs. */
 function byteScore(c: u32): i32 {
   if (c == 0x2f) return 12; // '/'
   if (c == 0x2e || c == 0x2d) return 6; // . -

@@ -5,6 +5,7 @@
 
 import { HDR_FLAGS, FLAG_RFC, RESULT_ROBOTS_TXT } from '../src/compile/layout';
 import { initClasses } from './bytes';
+import { initScanSets } from './scan';
 import { findPath, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
@@ -14,6 +15,7 @@ const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 12
 /** First byte the TypeScript allocator may hand out. */
 export function heapBase(): usize {
   initClasses();
+  initScanSets();
   return (__heap_base + 15) & ~15;
 }
 
@@ -105,7 +107,8 @@ export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
 }
 
 export { lexLines } from './lex';
-export { compileTable, compileTableBytes, compileWorkBytes, nibbleTables } from './compile';
+export { compileTable, compileTableBytes, compileWorkBytes } from './compile';
+export { nibbleTables } from './scan';
 import { lexResume } from './lex';
 
 /** Where the next lexLines call continues, or -1 when the last line was read. */

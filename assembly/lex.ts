@@ -15,7 +15,7 @@ import {
   LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE,
   LINE_START, LINE_VALUE_END, LINE_VALUE_START,
 } from '../src/compile/layout';
-import { findBlank, findByte, findHashOrNul, findLineEnd, skipSpaces } from './scan';
+import { findByte, firstNotOf, firstOf, SET_BLANK, SET_HASH_NUL, SET_LINE_END, SET_SPACE } from './scan';
 
 /** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */
 export let lexResume: i32 = 0;
@@ -86,9 +86,9 @@ function readLine(buf: usize, start: i32, end: i32, flags: u32, rec: usize): voi
   store<u32>(rec + LINE_AGENT, 0);
 
   // Content ends at a NUL (the reference works on C strings) or where a comment starts.
-  const contentEnd = findHashOrNul(buf, start, end);
+  const contentEnd = firstOf(buf, start, end, SET_HASH_NUL);
   if (contentEnd < end && load<u8>(buf + contentEnd) == 0x23) flags |= LINE_FLAG_HAS_COMMENT;
-  let s = skipSpaces(buf, start, contentEnd);
+  let s = firstNotOf(buf, start, contentEnd, SET_SPACE);
   let e = contentEnd;
   while (e > s && isSpace(load<u8>(buf + e - 1))) e--;
   if (s == e) {
@@ -103,14 +103,14 @@ function readLine(buf: usize, start: i32, end: i32, flags: u32, rec: usize): voi
     valueStart = sep + 1;
   } else {
     // No colon: accept "key value" when the line is exactly two words.
-    sep = findBlank(buf, s, e);
+    sep = firstOf(buf, s, e, SET_BLANK);
     if (sep == e) {
       store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
       return;
     }
     valueStart = sep;
     while (load<u8>(buf + valueStart) == 0x20 || load<u8>(buf + valueStart) == 0x09) valueStart++;
-    if (findBlank(buf, valueStart, e) < e) {
+    if (firstOf(buf, valueStart, e, SET_BLANK) < e) {
       store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
       return;
     }
@@ -152,7 +152,7 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, out: usize, 
   let start = from == 0 ? bomPrefix(buf, len) : from;
   let count = 0;
   while (count < maxLines) {
-    const end = findLineEnd(buf, start, len);
+    const end = firstOf(buf, start, len, SET_LINE_END);
     let flags: u32 = 0;
     let cut = end;
     if (cap > 0 && end - start > cap) {

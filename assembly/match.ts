@@ -1,7 +1,7 @@
 // The matching kernel: one walk of the compiled radix trie per path (literal rules), plus the
 // wildcard rules hanging off the trie nodes the walk passes. Rules are numbered by strength
 // (longest pattern first, allow before disallow, then file order), so "the best match" is
-// simply the smallest number seen. The table layout is documented in src/compile/table.ts.
+// simply the smallest number seen. The table layout is documented in assembly/compile.ts.
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
@@ -12,7 +12,7 @@ import {
   NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, RULE_ALLOW_BIT,
   RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
-import { indexOfSegment } from './scan';
+import { indexOfSegment, inSet } from './scan';
 import { childIndexBytes, childRank } from './node';
 
 // Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
@@ -51,13 +51,6 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
     p = found + segLen;
     i = j;
   }
-}
-
-/** 0xff in each lane whose byte is in the set the two nibble tables describe, 0 elsewhere. */
-// @ts-ignore: decorator
-@inline function inSet(v: v128, lo: v128, hi: v128): v128 {
-  const classes = v128.and(v128.swizzle(lo, v128.and(v, i8x16.splat(0x0f))), v128.swizzle(hi, i8x16.shr_u(v, 4)));
-  return i8x16.ne(classes, i8x16.splat(0));
 }
 
 /** Compares the `len` bytes at a and b. */

@@ -11,7 +11,7 @@
 // byte >= 0x80 is encoded; nothing else changes.
 
 import { byteClass, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_UNRESERVED } from './bytes';
-import { findRfcSpecial } from './scan';
+import { firstOf, SET_SPECIAL } from './scan';
 
 export const NORMALIZE_URL_RFC: i32 = 0;
 export const NORMALIZE_PATTERN_RFC: i32 = 1;
@@ -75,11 +75,11 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
  * escaping, '*' wildcards and a final '$' (most patterns; checked 16 bytes at a time).
  */
 function isPlainPattern(src: usize, len: i32): bool {
-  let i = findRfcSpecial(src, 0, len);
+  let i = firstOf(src, 0, len, SET_SPECIAL);
   while (i < len) {
     const c = load<u8>(src + i);
     if (c != 0x2a && !(c == 0x24 && i == len - 1)) return false;
-    i = findRfcSpecial(src, i + 1, len);
+    i = firstOf(src, i + 1, len, SET_SPECIAL);
   }
   return true;
 }

@@ -10,7 +10,7 @@
 // or needs normalisation - in RFC mode an LF is such a byte, so that scan finds the line end
 // too. The results are left in globals because a function returns one value.
 
-import { findByte, findDelimiter, findHashNulOrLf, findRfcSpecial } from './scan';
+import { findByte, firstOf, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
 
 /** Offset of the first path byte within the buffer. */
 export let pathStart: i32 = 0;
@@ -35,6 +35,12 @@ function setNoPath(start: i32): void {
   pathNeedsNormalization = false;
 }
 
+/** The first '/', '?', ';' or '#' at or after `from` (or LF, with `lines`), or the limit. */
+// @ts-ignore: decorator
+@inline function delimiter(buf: usize, from: i32, limit: i32, lines: bool): i32 {
+  return firstOf(buf, from, limit, lines ? SET_DELIMITER_LF : SET_DELIMITER);
+}
+
 /** Position of the LF that ends the line at or after `from` (or the limit). */
 // @ts-ignore: decorator
 @inline function lineEnd(buf: usize, from: i32, limit: i32, lines: bool): i32 {
@@ -52,20 +58,20 @@ export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: b
   let pathAt: i32;
   const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
   if (start + 8 <= limit && head == HTTPS) {
-    pathAt = findDelimiter(buf, start + 8, limit, lines);
+    pathAt = delimiter(buf, start + 8, limit, lines);
   } else if (start + 7 <= limit && (head & SEVEN_BYTES) == HTTP) {
-    pathAt = findDelimiter(buf, start + 7, limit, lines);
+    pathAt = delimiter(buf, start + 7, limit, lines);
   } else {
     let searchStart = start;
     if (start + 2 <= limit && load<u16>(buf + start) == 0x2f2f) searchStart = start + 2;
-    const early = findDelimiter(buf, searchStart, limit, lines);
+    const early = delimiter(buf, searchStart, limit, lines);
     pathAt = early;
     // The first "://" can only precede the first '/', '?' or ';' if its own '/' is that byte.
     if (
       early < limit && load<u8>(buf + early) == 0x2f && early - 1 >= searchStart && load<u8>(buf + early - 1) == 0x3a &&
       early + 1 < limit && load<u8>(buf + early + 1) == 0x2f
     ) {
-      pathAt = findDelimiter(buf, early + 2, limit, lines);
+      pathAt = delimiter(buf, early + 2, limit, lines);
     }
   }
   const c = pathAt < limit ? load<u8>(buf + pathAt) : 0x0a;
@@ -79,7 +85,7 @@ export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: b
   pathNeedsSlash = c != 0x2f;
   pathNeedsNormalization = false;
   if (!rfc) {
-    const stop = findHashNulOrLf(buf, pathAt, limit, lines);
+    const stop = firstOf(buf, pathAt, limit, lines ? SET_HASH_NUL_LF : SET_HASH_NUL);
     const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
     if (s == 0x0a) {
       // Google mode does not stop at CR: drop one that ends the line.
@@ -92,7 +98,7 @@ export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: b
     return;
   }
   // RFC: the first byte that ends the path or needs normalisation (LF and CR are such bytes).
-  const stop = findRfcSpecial(buf, pathAt, limit);
+  const stop = firstOf(buf, pathAt, limit, SET_SPECIAL);
   const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
   if (lines && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
     pathEnd = stop;

@@ -1,6 +1,11 @@
 // SIMD byte scans, 16 bytes per step. A scan may load up to 15 bytes past `end`; the heap
 // never hands out the last bytes of memory (src/wasm/memory.ts), so such loads stay in
 // bounds, and bits for positions at or past `end` are ignored.
+//
+// Byte sets are tested with two nibble lookups (nibbleTables below): a byte c is in a set when
+// lo[c & 15] & hi[c >> 4] != 0. The fixed sets of this file are built once, at start-up.
+
+import { byteClass, CLASS_ENCODE } from './bytes';
 
 // @ts-ignore: decorator
 @inline function clamp(found: i32, end: i32): i32 {
@@ -17,82 +22,157 @@ export function findByte(p: usize, from: i32, end: i32, b: u8): i32 {
   return end;
 }
 
+/** 0xff in each lane whose byte is in the set the two nibble tables describe, 0 elsewhere. */
+// @ts-ignore: decorator
+@inline export function inSet(v: v128, lo: v128, hi: v128): v128 {
+  const classes = v128.and(v128.swizzle(lo, v128.and(v, i8x16.splat(0x0f))), v128.swizzle(hi, i8x16.shr_u(v, 4)));
+  return i8x16.ne(classes, i8x16.splat(0));
+}
+
+/** Index of the first byte of p[from, end) in `set` (32 bytes: lo, hi), or end. */
+export function firstOf(p: usize, from: i32, end: i32, set: usize): i32 {
+  const lo = v128.load(set);
+  const hi = v128.load(set + 16);
+  for (let i = from; i < end; i += 16) {
+    const m = i8x16.bitmask(inSet(v128.load(p + i), lo, hi));
+    if (m != 0) return clamp(i + ctz(m), end);
+  }
+  return end;
+}
+
+/** Index of the first byte of p[from, end) not in `set`, or end. */
+export function firstNotOf(p: usize, from: i32, end: i32, set: usize): i32 {
+  const lo = v128.load(set);
+  const hi = v128.load(set + 16);
+  for (let i = from; i < end; i += 16) {
+    const m = ~i8x16.bitmask(inSet(v128.load(p + i), lo, hi)) & 0xffff;
+    if (m != 0) return clamp(i + ctz(m), end);
+  }
+  return end;
+}
+
+/** LF and CR: where a line ends. */
+export const SET_LINE_END = memory.data(32);
+/** '#' and NUL: where a line's content ends (comment, or the reference's C-string end). */
+export const SET_HASH_NUL = memory.data(32);
+/** '#', NUL and LF: where a path ends in google mode, in a buffer of lines. */
+export const SET_HASH_NUL_LF = memory.data(32);
+/** '/', '?', ';' and '#': where a URL's authority ends. */
+export const SET_DELIMITER = memory.data(32);
+/** The same and LF, in a buffer of lines. */
+export const SET_DELIMITER_LF = memory.data(32);
+/** Space and tab. */
+export const SET_BLANK = memory.data(32);
+/** ASCII whitespace as C's isspace() sees it: space and 0x09-0x0d. */
+export const SET_SPACE = memory.data(32);
 /**
- * Index of the first '/', '?', ';' or '#' in p[from, end) - or LF, with `lf` - or end: where
- * a URL's authority ends.
+ * Bytes that end a path or need RFC normalisation: '#', '%', '*', '$' and the bytes RFC 3986
+ * never allows in a URI (controls, CR and LF included, space, non-ASCII, " < > \\ ^ ` { | }).
  */
-export function findDelimiter(p: usize, from: i32, end: i32, lf: bool): i32 {
-  const slash = i8x16.splat(0x2f);
-  const question = i8x16.splat(0x3f);
-  const semicolon = i8x16.splat(0x3b);
-  const hash = i8x16.splat(0x23);
-  // Without `lf`, compare with '/' twice rather than with LF.
-  const newline = i8x16.splat(lf ? 0x0a : 0x2f);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const hit = v128.or(
-      v128.or(v128.or(i8x16.eq(v, slash), i8x16.eq(v, question)), v128.or(i8x16.eq(v, semicolon), i8x16.eq(v, hash))),
-      i8x16.eq(v, newline),
-    );
-    const m = i8x16.bitmask(hit);
-    if (m != 0) return clamp(i + ctz(m), end);
-  }
-  return end;
+export const SET_SPECIAL = memory.data(32);
+
+const ROWS = memory.data(64);
+
+// The members of the fixed sets.
+const LINE_END = memory.data<u8>([0x0a, 0x0d]);
+const HASH_NUL = memory.data<u8>([0x23, 0x00]);
+const HASH_NUL_LF = memory.data<u8>([0x23, 0x00, 0x0a]);
+const DELIMITER = memory.data<u8>([0x2f, 0x3f, 0x3b, 0x23]);
+const DELIMITER_LF = memory.data<u8>([0x2f, 0x3f, 0x3b, 0x23, 0x0a]);
+const BLANK = memory.data<u8>([0x20, 0x09]);
+const SPACE = memory.data<u8>([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
+
+function setOf(set: usize, members: usize, count: i32): void {
+  memory.fill(ROWS, 0, 64);
+  for (let i = 0; i < count; i++) addToRows(ROWS, load<u8>(members + i));
+  nibbleTablesOfRows(ROWS, set, set + 16);
 }
 
-/** Index of the first '#' or NUL - or LF, with `lf` - in p[from, end), or end: the path end in google mode. */
-export function findHashNulOrLf(p: usize, from: i32, end: i32, lf: bool): i32 {
-  const hash = i8x16.splat(0x23);
-  const zero = i8x16.splat(0);
-  const newline = i8x16.splat(lf ? 0x0a : 0x23);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const m = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, hash), i8x16.eq(v, zero)), i8x16.eq(v, newline)));
-    if (m != 0) return clamp(i + ctz(m), end);
+/** Builds the fixed sets (called once, before anything scans). */
+export function initScanSets(): void {
+  setOf(SET_LINE_END, LINE_END, 2);
+  setOf(SET_HASH_NUL, HASH_NUL, 2);
+  setOf(SET_HASH_NUL_LF, HASH_NUL_LF, 3);
+  setOf(SET_DELIMITER, DELIMITER, 4);
+  setOf(SET_DELIMITER_LF, DELIMITER_LF, 5);
+  setOf(SET_BLANK, BLANK, 2);
+  setOf(SET_SPACE, SPACE, 6);
+  memory.fill(ROWS, 0, 64);
+  for (let c: u32 = 0; c < 256; c++) {
+    if ((byteClass(c) & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24) addToRows(ROWS, c);
   }
-  return end;
+  nibbleTablesOfRows(ROWS, SET_SPECIAL, SET_SPECIAL + 16);
 }
 
-/** Index of the first '#' or NUL in p[from, end), or end (where a line's content ends). */
-export function findHashOrNul(p: usize, from: i32, end: i32): i32 {
-  const hash = i8x16.splat(0x23);
-  const zero = i8x16.splat(0);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const m = i8x16.bitmask(v128.or(i8x16.eq(v, hash), i8x16.eq(v, zero)));
-    if (m != 0) return clamp(i + ctz(m), end);
-  }
-  return end;
+// @ts-ignore: decorator
+@inline export function addToRows(rows: usize, b: u32): void {
+  const at = rows + ((b >> 4) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (b & 15)));
 }
 
-// Membership in the set of bytes that end a path or need RFC normalisation, tested with two
-// nibble lookups: a byte c is in the set when LO[c & 15] & HI[c >> 4] != 0. The set is
-// '#' '%' '*' '$', bytes <= 0x20, >= 0x7f, and " < > \ ^ ` { | } (see assembly/bytes.ts).
-//   bit 0: high nibble 0, 1, 8-15 (controls, non-ASCII): every low nibble
-//   bit 1: high nibble 2: space " # $ % *   (low 0 2 3 4 5 A)
-//   bit 2: high nibble 3 and 5: < > \ ^     (low C E)
-//   bit 3: high nibble 6: `                 (low 0)
-//   bit 4: high nibble 7: { | } DEL         (low B C D F)
-const SPECIAL_LO = memory.data<u8>([
-  0x0b, 0x01, 0x03, 0x03, 0x03, 0x03, 0x01, 0x01, 0x01, 0x01, 0x03, 0x11, 0x15, 0x11, 0x05, 0x11,
-]);
-const SPECIAL_HI = memory.data<u8>([
-  0x01, 0x01, 0x02, 0x04, 0x00, 0x04, 0x08, 0x10, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
-]);
-
-/** Index of the first byte in p[from, end) that ends a path ('#') or needs RFC normalisation, or end. */
-export function findRfcSpecial(p: usize, from: i32, end: i32): i32 {
-  const lo = v128.load(SPECIAL_LO);
-  const hi = v128.load(SPECIAL_HI);
-  const nibble = i8x16.splat(0x0f);
-  const zero = i8x16.splat(0);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const classes = v128.and(v128.swizzle(lo, v128.and(v, nibble)), v128.swizzle(hi, i8x16.shr_u(v, 4)));
-    const m = i8x16.bitmask(i8x16.ne(classes, zero));
-    if (m != 0) return clamp(i + ctz(m), end);
+/** How often a byte occurs in URL paths, roughly: the gate avoids frequent pairs. */
+/**
+ * Writes lo (16 bytes) and hi (16 bytes) so that byte c is in the set of the 256-entry
+ * 0/1 table `members` when lo[c & 15] & hi[c >> 4] != 0. Exact while the set's rows (one per
+ * high nibble) have at most 8 distinct patterns; beyond that, the two patterns whose union
+ * adds the fewest members are merged until 8 remain, and the test answers for a superset.
+ */
+export function nibbleTables(members: usize, lo: usize, hi: usize): void {
+  const rows = memory.data(64);
+  for (let h = 0; h < 16; h++) {
+    let row: u32 = 0;
+    for (let l = 0; l < 16; l++) if (load<u8>(members + (h << 4) + l) != 0) row |= 1 << l;
+    store<u32>(rows + (h << 2), row);
   }
-  return end;
+  nibbleTablesOfRows(rows, lo, hi);
+}
+
+/** nibbleTables for a set given as 16 rows (u32 each: bit l of row h = byte h * 16 + l). */
+export function nibbleTablesOfRows(rows: usize, lo: usize, hi: usize): void {
+  const groups = memory.data(64);
+  let groupCount = 0;
+  for (let h = 0; h < 16; h++) {
+    const row = load<u32>(rows + (h << 2));
+    if (row == 0) continue;
+    let seen = false;
+    for (let g = 0; g < groupCount; g++) if (load<u32>(groups + (g << 2)) == row) seen = true;
+    if (!seen) store<u32>(groups + (groupCount++ << 2), row);
+  }
+  while (groupCount > 8) {
+    let bestA = 0;
+    let bestB = 1;
+    let bestCost = 0x7fffffff;
+    for (let a = 0; a < groupCount; a++) {
+      for (let b = a + 1; b < groupCount; b++) {
+        const ga = load<u32>(groups + (a << 2));
+        const gb = load<u32>(groups + (b << 2));
+        const cost = <i32>(popcnt(ga | gb) * 2 - popcnt(ga) - popcnt(gb));
+        if (cost < bestCost) {
+          bestCost = cost;
+          bestA = a;
+          bestB = b;
+        }
+      }
+    }
+    store<u32>(groups + (bestA << 2), load<u32>(groups + (bestA << 2)) | load<u32>(groups + (bestB << 2)));
+    store<u32>(groups + (bestB << 2), load<u32>(groups + (--groupCount << 2)));
+  }
+  memory.fill(lo, 0, 16);
+  memory.fill(hi, 0, 16);
+  for (let g = 0; g < groupCount; g++) {
+    const pattern = load<u32>(groups + (g << 2));
+    const bit = <u32>1 << <u32>g;
+    for (let l = 0; l < 16; l++) if ((pattern & (<u32>1 << <u32>l)) != 0) store<u8>(lo + l, <u8>(<u32>load<u8>(lo + l) | bit));
+  }
+  for (let h = 0; h < 16; h++) {
+    const row = load<u32>(rows + (h << 2));
+    if (row == 0) continue;
+    // The row's own pattern when it survived merging (exact), else the group it went into.
+    let bit = -1;
+    for (let g = 0; g < groupCount && bit < 0; g++) if (load<u32>(groups + (g << 2)) == row) bit = g;
+    for (let g = 0; g < groupCount && bit < 0; g++) if ((load<u32>(groups + (g << 2)) & row) == row) bit = g;
+    store<u8>(hi + h, <u8>(<u32>1 << <u32>bit));
+  }
 }
 
 /**
@@ -119,41 +199,3 @@ export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, seg
   return -1;
 }
 
-/** Index of the first CR or LF in p[from, end), or end. */
-export function findLineEnd(p: usize, from: i32, end: i32): i32 {
-  const lf = i8x16.splat(0x0a);
-  const cr = i8x16.splat(0x0d);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const m = i8x16.bitmask(v128.or(i8x16.eq(v, lf), i8x16.eq(v, cr)));
-    if (m != 0) return clamp(i + ctz(m), end);
-  }
-  return end;
-}
-
-/** Index of the first space or tab in p[from, end), or end. */
-export function findBlank(p: usize, from: i32, end: i32): i32 {
-  const space = i8x16.splat(0x20);
-  const tab = i8x16.splat(0x09);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const m = i8x16.bitmask(v128.or(i8x16.eq(v, space), i8x16.eq(v, tab)));
-    if (m != 0) return clamp(i + ctz(m), end);
-  }
-  return end;
-}
-
-/** Index of the first byte in p[from, end) that is not ASCII whitespace (C's isspace), or end. */
-export function skipSpaces(p: usize, from: i32, end: i32): i32 {
-  const space = i8x16.splat(0x20);
-  const tab = i8x16.splat(0x09);
-  const cr = i8x16.splat(0x0d);
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    // 0x09-0x0d: tab, LF, VT, FF, CR
-    const blank = v128.or(i8x16.eq(v, space), v128.and(i8x16.ge_u(v, tab), i8x16.le_u(v, cr)));
-    const m = ~i8x16.bitmask(blank) & 0xffff;
-    if (m != 0) return clamp(i + ctz(m), end);
-  }
-  return end;
-}

@@ -1,11 +1,12 @@
 // Matcher: one agent's merged group compiled into a table in WebAssembly memory, and every
-// way of asking it for verdicts. The table format is documented in src/compile/table.ts.
+// way of asking it for verdicts. The table format is documented in assembly/compile.ts.
 
 import {
   FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, RESULT_NO_MATCH,
   RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
 } from './compile/layout.js';
 import type { Mode } from './robots/options.js';
+import { concatBytes, lineChunkEnd } from './bytes.js';
 import { kernel } from './wasm/kernel.js';
 import { asciiString } from './wasm/strings.js';
 
@@ -206,12 +207,7 @@ export class Matcher {
     const parts: Uint8Array[] = [];
     let start = 0;
     while (start < bytes.length) {
-      // A chunk ends after the last line end within CHUNK_BYTES (or holds one longer line).
-      let end = Math.min(bytes.length, start + CHUNK_BYTES);
-      if (end < bytes.length) {
-        const lastLf = bytes.lastIndexOf(0x0a, end - 1);
-        end = lastLf >= start ? lastLf + 1 : bytes.indexOf(0x0a, end) + 1 || bytes.length;
-      }
+      const end = lineChunkEnd(bytes, start, CHUNK_BYTES);
       // buffer | verdicts (one per line at most) | normalisation scratch, each with scan slack
       const size = end - start;
       const bufAt = k.scratch(size * 5 + 128);
@@ -222,13 +218,6 @@ export class Matcher {
       start = end;
     }
     k.trimScratch(CHUNK_BYTES * 8);
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return concatBytes(parts);
   }
 }

@@ -5,7 +5,7 @@
 import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
 import { Matcher } from '../matcher.js';
 import type { Mode } from '../robots/options.js';
-import { kernel, SCAN_SLACK } from '../wasm/kernel.js';
+import { kernel } from '../wasm/kernel.js';
 
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
@@ -34,7 +34,7 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
   const k = kernel();
   const n = rules.length;
   const slice = hi - lo;
-  const inputSize = slice + SCAN_SLACK + 4 + n * RULE_IN_SIZE;
+  const inputSize = slice + 4 + n * RULE_IN_SIZE;
   const workSize = k.fn.compileWorkBytes(n, valueBytes);
   const tableBound = k.fn.compileTableBytes(n, valueBytes);
   const table = k.heap.alloc(tableBound);
@@ -42,7 +42,7 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
   try {
     k.u8.set(bytes.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
-    const rulesAt = scratch + ((slice + SCAN_SLACK + 3) & ~3);
+    const rulesAt = scratch + ((slice + 3) & ~3);
     const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));
     for (let i = 0, at = 0; i < n; i++, at += RULE_IN_SIZE / 4) {
       const r = rules[i];

@@ -6,6 +6,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { concatBytes, lineChunkEnd } from '../bytes.js';
 import type { Matcher } from '../matcher.js';
 import type { WorkerRequest, WorkerResponse } from './protocol.js';
 
@@ -44,17 +45,6 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
     throw new TypeError(`robots-wasm: ${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Checks large batches of URLs on worker threads; small batches stay on the calling thread. */
@@ -106,7 +96,7 @@ export class RobotsPool {
         ),
       );
     }
-    return concat(await Promise.all(jobs));
+    return concatBytes(await Promise.all(jobs));
   }
 
   /** Verdicts for a buffer of newline-separated URLs, one per line; the same answers as matcher.checkLines. */
@@ -117,16 +107,11 @@ export class RobotsPool {
     const jobs: Promise<Uint8Array>[] = [];
     let start = 0;
     while (start < bytes.length) {
-      let end = Math.min(bytes.length, start + this.#jobBytes);
-      if (end < bytes.length) {
-        // Cut after a line end so that no line is split between two jobs.
-        const lastLf = bytes.lastIndexOf(0x0a, end - 1);
-        end = lastLf >= start ? lastLf + 1 : bytes.indexOf(0x0a, end) + 1 || bytes.length;
-      }
+      const end = lineChunkEnd(bytes, start, this.#jobBytes);
       jobs.push(this.#submit(matcher, bytes.slice(start, end)));
       start = end;
     }
-    return concat(await Promise.all(jobs));
+    return concatBytes(await Promise.all(jobs));
   }
 
   /** Worker threads started so far (they start on the first batch large enough to need them). */

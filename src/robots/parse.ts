@@ -7,7 +7,7 @@ import {
   LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE,
   LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START,
 } from '../compile/layout.js';
-import { kernel, SCAN_SLACK } from '../wasm/kernel.js';
+import { kernel } from '../wasm/kernel.js';
 import type { Mode } from './options.js';
 
 export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'unknown';
@@ -73,7 +73,7 @@ export function forEachLineChunk(
 ): number {
   const k = kernel();
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
-  const bodyRoom = bytes.length + SCAN_SLACK;
+  const bodyRoom = bytes.length;
   const buf = k.scratch(bodyRoom + CHUNK_LINES * LINE_SIZE);
   const recordsAt = buf + ((bodyRoom + 7) & ~7);
   k.u8.set(bytes, buf);

@@ -10,8 +10,6 @@ export const BATCH_SLOTS = 2048;
 const SLOT_BYTES = 256;
 /** Room for URLs longer than a slot, per batch; a URL longer than this is checked alone. */
 export const OVERFLOW_BYTES = 64 * 1024;
-// Scans read up to 16 bytes past a URL; normalisation needs 3 bytes per input byte.
-const SLACK = 64;
 
 const encoder = new TextEncoder();
 
@@ -28,10 +26,11 @@ export class BatchArea {
 
   constructor(private readonly kernel: Kernel) {
     const slots = BATCH_SLOTS * SLOT_BYTES;
-    const size = slots + OVERFLOW_BYTES + SLACK + BATCH_SLOTS * 8 + BATCH_SLOTS + 3 * OVERFLOW_BYTES + SLACK;
+    // Normalisation writes up to 3 bytes per input byte (plus a leading '/') into the scratch.
+    const size = slots + OVERFLOW_BYTES + BATCH_SLOTS * 8 + BATCH_SLOTS + 3 * OVERFLOW_BYTES + 16;
     this.base = kernel.heap.alloc(size);
     this.overflowAt = this.base + slots;
-    this.spansAt = this.overflowAt + OVERFLOW_BYTES + SLACK;
+    this.spansAt = this.overflowAt + OVERFLOW_BYTES;
     this.outAt = this.spansAt + BATCH_SLOTS * 8;
     this.scratchAt = this.outAt + BATCH_SLOTS;
   }

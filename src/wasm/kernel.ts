@@ -23,9 +23,6 @@ export interface KernelExports {
   nibbleTables(members: number, lo: number, hi: number): void;
 }
 
-/** Bytes of slack kept after every input the kernel scans (assembly/scan.ts). */
-export const SCAN_SLACK = 32;
-
 let compiledModule: WebAssembly.Module | undefined;
 
 function decodeBase64(text: string): Uint8Array {
@@ -79,16 +76,6 @@ export class Kernel {
       this.scratchPtr = this.heap.alloc(this.scratchSize);
     }
     return this.scratchPtr;
-  }
-
-  /**
-   * Copies `bytes` into a new block with SCAN_SLACK bytes after them (the kernel's SIMD scans
-   * read up to 15 bytes past an input); the caller frees it.
-   */
-  copyIn(bytes: Uint8Array): number {
-    const ptr = this.heap.alloc(bytes.length + SCAN_SLACK);
-    this.u8.set(bytes, ptr);
-    return ptr;
   }
 
   /** Gives back a scratch block that grew past `limit` bytes (after one huge input). */
