@@ -6,6 +6,7 @@ import {
   RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
 } from './compile/layout.js';
 import type { Mode } from './robots/options.js';
+import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
 import { kernel } from './wasm/kernel.js';
 import { asciiString } from './wasm/strings.js';
@@ -42,12 +43,6 @@ const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(p
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
 // bounded whatever the input size.
 const CHUNK_BYTES = 256 * 1024;
-
-function checkUrl(url: unknown): asserts url is string {
-  if (typeof url !== 'string') {
-    throw new TypeError(`robots-wasm: url must be a string, got ${url === null ? 'null' : typeof url}`);
-  }
-}
 
 /**
  * One agent's merged group compiled into a table in WebAssembly memory: verdicts one at a
@@ -132,7 +127,7 @@ export class Matcher {
    * RESULT_ROBOTS_TXT.
    */
   decide(url: string): number {
-    checkUrl(url);
+    requireString(url, 'url');
     const table = this.#table();
     const k = kernel();
     const room = url.length * 3;

@@ -1,5 +1,6 @@
 // RobotsTxt: a parsed robots.txt file, and the questions a crawler asks of it.
 
+import { requireString } from './args.js';
 import { compileMatcher, type RuleInput } from './compile/table.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
 import { Matcher, type Explanation } from './matcher.js';
@@ -9,12 +10,6 @@ import { buildGroups, groupsFor, sitemapUrls, type RobotsStructure } from './rob
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
 const decoder = new TextDecoder();
-
-function checkAgent(agent: unknown): asserts agent is string {
-  if (typeof agent !== 'string') {
-    throw new TypeError(`robots-wasm: agent must be a string, got ${agent === null ? 'null' : typeof agent}`);
-  }
-}
 
 /** A rule as written in the file. */
 export interface RuleInfo {
@@ -111,7 +106,7 @@ export class RobotsTxt {
 
   /** Which groups apply to `agent`. */
   selectGroups(agent: string): GroupSelection {
-    checkAgent(agent);
+    requireString(agent, 'agent');
     const { groups, specific } = groupsFor(this.#structure, agent, this.mode);
     const source = groups.length === 0 ? 'none' : specific ? 'specific' : 'global';
     return { source, lines: groups.map((g) => this.#structure.groups[g].line) };
@@ -122,7 +117,7 @@ export class RobotsTxt {
    * matcher until it is disposed).
    */
   matcher(agent: string): Matcher {
-    checkAgent(agent);
+    requireString(agent, 'agent');
     const key = agentKey(agent, this.mode) ?? '*';
     const cached = this.#matchers.get(key);
     if (cached !== undefined && !cached.disposed) return cached;
@@ -163,7 +158,7 @@ export class RobotsTxt {
 
   /** Crawl-delay in seconds from the agent's group (or the `*` group when none names it), if given. */
   crawlDelay(agent: string): number | undefined {
-    checkAgent(agent);
+    requireString(agent, 'agent');
     const { groups } = groupsFor(this.#structure, agent, this.mode);
     for (const g of groups) {
       const delay = this.#structure.groups[g].crawlDelay;

@@ -6,6 +6,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { requireString } from '../args.js';
 import { concatBytes, lineChunkEnd } from '../bytes.js';
 import type { Matcher } from '../matcher.js';
 import type { WorkerRequest, WorkerResponse } from './protocol.js';
@@ -81,9 +82,7 @@ export class RobotsPool {
     const jobs: Promise<Uint8Array>[] = [];
     for (let from = 0; from < urls.length; from += this.#jobUrls) {
       const chunk = urls.slice(from, from + this.#jobUrls);
-      for (const url of chunk) {
-        if (typeof url !== 'string') throw new TypeError(`robots-wasm: url must be a string, got ${url === null ? 'null' : typeof url}`);
-      }
+      for (const url of chunk) requireString(url, 'url');
       const joined = chunk.join('\n');
       // A URL holding a line end would not be one line: such a chunk is checked here.
       if (joined.includes('\r')) {

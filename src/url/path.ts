@@ -2,6 +2,7 @@
 // (assembly/path.ts, assembly/normalize.ts), so they show exactly what matching sees.
 
 import type { Mode } from '../robots/options.js';
+import { requireString } from '../args.js';
 import { kernel } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
@@ -13,7 +14,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function pathBytes(url: string, rfc: boolean): Uint8Array {
-  if (typeof url !== 'string') throw new TypeError(`robots-wasm: url must be a string, got ${typeof url}`);
+  requireString(url, 'url');
   const k = kernel();
   const room = url.length * 3;
   const at = k.scratch(room * 4 + 16);

@@ -3,6 +3,7 @@
 // encoding it); a URL too long for its slot goes to an overflow area. The region is allocated
 // once per thread, so batches of any size run in constant memory.
 
+import { requireString } from '../args.js';
 import type { Kernel } from './kernel.js';
 
 /** URLs per kernel call. */
@@ -56,9 +57,7 @@ export class BatchArea {
     let overflowUsed = 0;
     for (let n = 0; n < limit; n++) {
       const url = urls[from + n];
-      if (typeof url !== 'string') {
-        throw new TypeError(`robots-wasm: url must be a string, got ${url === null ? 'null' : typeof url}`);
-      }
+      requireString(url, 'url');
       const result = encoder.encodeInto(url, views[n]);
       if (result.read === url.length) {
         spans[2 * n] = n * SLOT_BYTES;
