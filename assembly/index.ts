@@ -71,6 +71,23 @@ export function checkSpans(table: usize, base: usize, spans: usize, count: i32, 
 }
 
 /**
+ * Copies `count` URLs given as (offset from base, length) spans to `dst`, one after another,
+ * and rewrites each span as (offset + its position at dst, length): a batch encoded into
+ * fixed slots becomes one compact buffer to send to another thread. Returns the bytes written.
+ */
+export function packSpans(base: usize, spans: usize, count: i32, dst: usize, offset: u32): u32 {
+  let at: u32 = 0;
+  for (let i = 0; i < count; i++) {
+    const s = spans + (<usize>i << 3);
+    const len = load<u32>(s + 4);
+    memory.copy(dst + at, base + <usize>load<u32>(s), len);
+    store<u32>(s, offset + at);
+    at += len;
+  }
+  return at;
+}
+
+/**
  * Verdicts for the newline-separated URLs in buf[0, len): one byte per line (a CR before the
  * LF is part of the line end; a final line without LF counts). Returns the number of lines.
  * `out` needs room for one byte per line, `scratch` 3 * longest line + 1 bytes.

@@ -10,6 +10,7 @@ import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
 import { kernel } from './wasm/kernel.js';
 import { asciiString } from './wasm/strings.js';
+import type { PackedUrls } from './wasm/batch.js';
 
 /** The rule that decided a verdict. */
 export interface DecidingRule {
@@ -188,6 +189,29 @@ export class Matcher {
       i += count;
     }
     return out;
+  }
+
+  /**
+   * Verdicts for URLs packed by BatchArea.pack: the same answers as checkMany. Internal: the
+   * form in which RobotsPool workers receive checkMany batches.
+   * @internal
+   */
+  checkPacked({ bytes, spans }: PackedUrls): Uint8Array {
+    const table = this.#table();
+    const k = kernel();
+    const count = spans.length >>> 1;
+    let longest = 0;
+    for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
+    // urls | spans | verdicts | normalisation scratch, each with scan slack
+    const bytesAt = k.scratch(bytes.length + count * 9 + 3 * longest + 128);
+    const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
+    const outAt = spansAt + count * 8;
+    k.u8.set(bytes, bytesAt);
+    new Uint32Array(k.u8.buffer, spansAt, count * 2).set(spans);
+    k.fn.checkSpans(table, bytesAt, spansAt, count, outAt, outAt + count + 32);
+    const verdicts = k.u8.slice(outAt, outAt + count);
+    k.trimScratch(CHUNK_BYTES * 8);
+    return verdicts;
   }
 
   /**

@@ -35,6 +35,14 @@ describe('RobotsPool details', () => {
     expect(matcher.isAllowed('/x\n')).toBe(false);
   });
 
+  it('packs empty URLs, non-ASCII and URLs longer than a batch overflow area', async () => {
+    const huge = `/a${'x'.repeat(70_000)}`;
+    const mixed = Array.from({ length: 3000 }, (_, i) => (i === 1500 ? huge : i % 7 === 0 ? '' : i % 5 === 0 ? `/ä${i}` : `/b${i}`));
+    const verdicts = await pool.checkMany(matcher, mixed);
+    expect(verdicts).toEqual(matcher.checkMany(mixed));
+    expect([verdicts[1500], verdicts[0], verdicts[1]]).toEqual([0, 1, 1]);
+  });
+
   it('small batches run on the calling thread', async () => {
     const local = new RobotsPool({ threads: 2 });
     expect(Array.from(await local.checkMany(matcher, ['/a', '/b']))).toEqual([0, 1]);

@@ -1,15 +1,16 @@
 // RobotsPool: verdicts for large batches on worker threads. Each worker has its own
 // WebAssembly instance and receives a matcher's table once (as its byte image); batches are
 // split into jobs and handed out in order. Strings never cross threads (cloning a string
-// costs more than checking it): checkMany joins each chunk of URLs and encodes it once on
-// the calling thread, and workers run checkLines over the bytes.
+// costs more than checking it, and joining them nearly as much): checkMany encodes each URL
+// into WebAssembly memory the way matcher.checkMany does, packs them into one buffer with
+// their spans, and the worker checks the spans.
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { requireString } from '../args.js';
 import { concatBytes, lineChunkEnd } from '../bytes.js';
 import type { Matcher } from '../matcher.js';
-import type { WorkerRequest, WorkerResponse } from './protocol.js';
+import type { WorkerBatch, WorkerRequest, WorkerResponse } from './protocol.js';
+import { kernel } from '../wasm/kernel.js';
 
 export interface PoolOptions {
   /** Worker threads; default: the number of CPUs (os.availableParallelism()). */
@@ -37,8 +38,6 @@ interface Slot {
   tables: Map<number, true>;
   jobs: Map<number, PendingJob>;
 }
-
-const encoder = new TextEncoder();
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -79,21 +78,11 @@ export class RobotsPool {
     this.#check(matcher);
     if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
     if (urls.length < this.#minUrls) return matcher.checkMany(urls);
+    const batch = kernel().batch();
     const jobs: Promise<Uint8Array>[] = [];
     for (let from = 0; from < urls.length; from += this.#jobUrls) {
-      const chunk = urls.slice(from, from + this.#jobUrls);
-      for (const url of chunk) requireString(url, 'url');
-      const joined = chunk.join('\n');
-      // A URL holding a line end would not be one line: such a chunk is checked here.
-      if (joined.includes('\r')) {
-        jobs.push(Promise.resolve(matcher.checkMany(chunk)));
-        continue;
-      }
-      jobs.push(
-        this.#submit(matcher, encoder.encode(joined)).then((verdicts) =>
-          verdicts.length === chunk.length ? verdicts : matcher.checkMany(chunk),
-        ),
-      );
+      const packed = batch.pack(urls, from, Math.min(urls.length, from + this.#jobUrls));
+      jobs.push(this.#submit(matcher, packed, [packed.bytes.buffer, packed.spans.buffer]));
     }
     return concatBytes(await Promise.all(jobs));
   }
@@ -107,7 +96,8 @@ export class RobotsPool {
     let start = 0;
     while (start < bytes.length) {
       const end = lineChunkEnd(bytes, start, this.#jobBytes);
-      jobs.push(this.#submit(matcher, bytes.slice(start, end)));
+      const lines = bytes.slice(start, end);
+      jobs.push(this.#submit(matcher, { lines }, [lines.buffer]));
       start = end;
     }
     return concatBytes(await Promise.all(jobs));
@@ -134,7 +124,7 @@ export class RobotsPool {
     if (matcher.disposed) throw new Error('robots-wasm: this matcher was disposed');
   }
 
-  #submit(matcher: Matcher, bytes: Uint8Array): Promise<Uint8Array> {
+  #submit(matcher: Matcher, batch: WorkerBatch, buffers: ArrayBufferLike[]): Promise<Uint8Array> {
     let table = this.#tableIds.get(matcher);
     if (table === undefined) {
       table = this.#nextTable++;
@@ -158,8 +148,8 @@ export class RobotsPool {
     return new Promise<Uint8Array>((resolve, reject) => {
       slot.jobs.set(job, { resolve, reject });
       if (slot.jobs.size === 1) slot.worker.ref();
-      const transfer = image === undefined ? [bytes.buffer] : [bytes.buffer, image.buffer];
-      slot.worker.postMessage({ type: 'checkLines', job, table, image, bytes } satisfies WorkerRequest, transfer as ArrayBuffer[]);
+      const transfer = image === undefined ? buffers : [...buffers, image.buffer];
+      slot.worker.postMessage({ type: 'check', job, table, image, batch } satisfies WorkerRequest, transfer as ArrayBuffer[]);
     });
   }
 

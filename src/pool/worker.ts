@@ -1,5 +1,5 @@
 // A RobotsPool worker: holds the tables it was sent (as Matchers over its own WebAssembly
-// instance) and answers checkLines jobs.
+// instance) and answers jobs: buffers of lines, or packed URLs.
 
 import { parentPort } from 'node:worker_threads';
 import { Matcher } from '../matcher.js';
@@ -22,7 +22,9 @@ port.on('message', (request: WorkerRequest) => {
       matcher = Matcher.fromBytes(request.image);
       tables.set(request.table, matcher);
     }
-    response = { type: 'verdicts', job: request.job, verdicts: matcher.checkLines(request.bytes) };
+    const { batch } = request;
+    const verdicts = 'lines' in batch ? matcher.checkLines(batch.lines) : matcher.checkPacked(batch);
+    response = { type: 'verdicts', job: request.job, verdicts };
   } catch (error) {
     response = { type: 'error', job: request.job, message: error instanceof Error ? error.message : String(error) };
   }

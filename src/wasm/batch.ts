@@ -4,6 +4,7 @@
 // once per thread, so batches of any size run in constant memory.
 
 import { requireString } from '../args.js';
+import { concatBytes } from '../bytes.js';
 import type { Kernel } from './kernel.js';
 
 /** URLs per kernel call. */
@@ -45,15 +46,15 @@ export class BatchArea {
   }
 
   /**
-   * Encodes urls[from, ...) into the batch until it is full; returns how many were encoded
+   * Encodes urls[from, to) into the batch until it is full; returns how many were encoded
    * (0 when urls[from] alone is longer than the overflow area). Throws a TypeError for a
    * non-string.
    */
-  fill(urls: readonly string[], from: number): number {
+  fill(urls: readonly string[], from: number, to = urls.length): number {
     this.refresh();
     const views = this.views;
     const spans = this.spans!;
-    const limit = Math.min(urls.length - from, BATCH_SLOTS);
+    const limit = Math.min(to - from, BATCH_SLOTS);
     let overflowUsed = 0;
     for (let n = 0; n < limit; n++) {
       const url = urls[from + n];
@@ -74,4 +75,40 @@ export class BatchArea {
     }
     return limit;
   }
+
+  /**
+   * urls[from, to) as one compact UTF-8 buffer and their (offset, length) spans in it: the
+   * form in which a batch crosses to a worker thread. Throws a TypeError for a non-string.
+   */
+  pack(urls: readonly string[], from: number, to: number): PackedUrls {
+    const spans = new Uint32Array((to - from) * 2);
+    const parts: Uint8Array[] = [];
+    let bytes = 0;
+    for (let i = from; i < to; ) {
+      const count = this.fill(urls, i, to);
+      if (count === 0) {
+        // Longer than the overflow area: encoded on its own.
+        const one = encoder.encode(urls[i]);
+        spans[2 * (i - from)] = bytes;
+        spans[2 * (i - from) + 1] = one.length;
+        parts.push(one);
+        bytes += one.length;
+        i++;
+        continue;
+      }
+      const dst = this.kernel.scratch(BATCH_SLOTS * SLOT_BYTES + OVERFLOW_BYTES);
+      const written = this.kernel.fn.packSpans(this.base, this.spansAt, count, dst, bytes);
+      parts.push(this.kernel.u8.slice(dst, dst + written));
+      spans.set(new Uint32Array(this.kernel.u8.buffer, this.spansAt, count * 2), 2 * (i - from));
+      bytes += written;
+      i += count;
+    }
+    return { bytes: concatBytes(parts), spans };
+  }
+}
+
+/** URLs encoded one after another, with a (byte offset, byte length) pair per URL. */
+export interface PackedUrls {
+  bytes: Uint8Array;
+  spans: Uint32Array;
 }
