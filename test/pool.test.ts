@@ -62,7 +62,7 @@ describe('RobotsPool details', () => {
   });
 
   it('misuse is a TypeError; a disposed matcher and a closed pool are errors', async () => {
-    expect(() => new RobotsPool({ threads: 0 })).toThrow(/threads must be a positive integer/);
+    expect(() => new RobotsPool({ threads: 0 })).toThrow(/threads must be an integer of at least 1/);
     await expect(pool.checkMany(matcher, 'x' as never)).rejects.toThrow(TypeError);
     await expect(pool.checkMany({} as never, [])).rejects.toThrow(/expected a Matcher/);
     const disposed = RobotsTxt.parse('').matcher('Bot');

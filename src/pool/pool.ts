@@ -7,6 +7,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { integerOption } from '../args.js';
 import { concatBytes, lineChunkEnd } from '../bytes.js';
 import type { Matcher } from '../matcher.js';
 import type { WorkerBatch, WorkerRequest, WorkerResponse } from './protocol.js';
@@ -39,14 +40,6 @@ interface Slot {
   jobs: Map<number, PendingJob>;
 }
 
-function positiveInteger(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`robots-wasm: ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
 /** Checks large batches of URLs on worker threads; small batches stay on the calling thread. */
 export class RobotsPool {
   /** Number of worker threads. */
@@ -65,12 +58,12 @@ export class RobotsPool {
   #closed = false;
 
   constructor(options: PoolOptions = {}) {
-    this.threads = positiveInteger(options.threads, 'threads', availableParallelism());
-    this.#minUrls = positiveInteger(options.minUrls, 'minUrls', 20_000);
-    this.#minBytes = positiveInteger(options.minBytes, 'minBytes', 1 << 20);
-    this.#jobUrls = positiveInteger(options.jobUrls, 'jobUrls', 65_536);
-    this.#jobBytes = positiveInteger(options.jobBytes, 'jobBytes', 2 << 20);
-    this.#tablesPerWorker = positiveInteger(options.tablesPerWorker, 'tablesPerWorker', 1000);
+    this.threads = integerOption(options.threads, 'threads', availableParallelism());
+    this.#minUrls = integerOption(options.minUrls, 'minUrls', 20_000);
+    this.#minBytes = integerOption(options.minBytes, 'minBytes', 1 << 20);
+    this.#jobUrls = integerOption(options.jobUrls, 'jobUrls', 65_536);
+    this.#jobBytes = integerOption(options.jobBytes, 'jobBytes', 2 << 20);
+    this.#tablesPerWorker = integerOption(options.tablesPerWorker, 'tablesPerWorker', 1000);
   }
 
   /** Verdicts for many URLs (1 = allowed), in order; the same answers as matcher.checkMany. */

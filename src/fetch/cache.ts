@@ -1,0 +1,350 @@
+// RobotsCache: verdicts for URLs on many origins, fetching each origin's robots.txt once.
+// Results stay fresh as long as fetch.ts allowed (HTTP caching under the 24-hour cap of RFC
+// 9309 2.4); an expired entry is refreshed before it answers again, conditionally when the
+// last file had validators. Concurrent requests for one origin share one fetch, fetches run
+// at most `concurrency` at a time, and entries are evicted least recently used first.
+//
+// While refreshes fail as unreachable, the last good copy keeps answering (RFC 9309 2.4);
+// with no good copy the origin is disallowed, and after `maxUnreachableMs` of that (30 days
+// by default) treated as unavailable, i.e. allowed (2.3.1.4) - the choice Google makes too.
+
+import { integerOption, requireString } from '../args.js';
+import type { Matcher } from '../matcher.js';
+import { RobotsTxt } from '../robots-txt.js';
+import {
+  requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
+} from './fetch.js';
+import { originOf, robotsLocation } from './origin.js';
+
+export interface RobotsCacheOptions extends FetchRobotsOptions {
+  /** The crawler's product token, matched against user-agent lines (`ExampleBot`). */
+  agent: string;
+  /** Origins kept; the least recently used are dropped beyond this. Default 100,000. */
+  maxEntries?: number;
+  /** Fetches in flight at once; default 32. */
+  concurrency?: number;
+  /** How long an origin with no good copy stays disallowed while unreachable; default 30 days. */
+  maxUnreachableMs?: number;
+  /** URLs filter() reads ahead, so that fetches for upcoming origins overlap; default 1,000. */
+  lookahead?: number;
+}
+
+/** One cached origin, as export() writes it and import() reads it (JSON-safe). */
+export type RobotsCacheRecord = Omit<RobotsFetchResult, 'robots' | 'body' | 'revalidated'> & {
+  /** The body read, base64 (ok results). */
+  body: string | undefined;
+  /** Since when refreshes have been unreachable, if they are. */
+  unreachableSince: number | undefined;
+};
+
+/** What export() returns: plain data, ready for JSON.stringify. */
+export interface RobotsCacheSnapshot {
+  version: 1;
+  entries: RobotsCacheRecord[];
+}
+
+interface Entry {
+  /** What the origin's URLs are checked against now. */
+  result: RobotsFetchResult | undefined;
+  /** The last ok or unavailable result: kept while refreshes are unreachable. */
+  lastGood: RobotsFetchResult | undefined;
+  unreachableSince: number | undefined;
+  refresh: Promise<Entry> | undefined;
+  matcher: Matcher | undefined;
+  /** The use count when the entry last moved to the recent end of the LRU order. */
+  movedAt: number;
+}
+
+/** Counts fetch slots: at most `limit` holders at once, the others wait in order. */
+class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.#free = limit;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) next();
+    else this.#free++;
+  }
+}
+
+const THIRTY_DAYS_MS = 30 * 86_400_000;
+
+/** Verdicts for URLs on many origins; each origin's robots.txt is fetched once and cached. */
+export class RobotsCache {
+  /** The product token URLs are checked for. */
+  readonly agent: string;
+  readonly #options: ResolvedFetchOptions;
+  readonly #maxEntries: number;
+  readonly #maxUnreachableMs: number;
+  readonly #lookahead: number;
+  readonly #slots: Slots;
+  readonly #entries = new Map<string, Entry>();
+  #fetches = 0;
+  #tick = 0;
+
+  constructor(options: RobotsCacheOptions) {
+    if (options === null || typeof options !== 'object') throw new TypeError('robots-wasm: RobotsCache needs options with an agent');
+    requireString(options.agent, 'agent');
+    this.agent = options.agent;
+    this.#options = resolveFetchOptions({ ...options, userAgent: options.userAgent ?? options.agent });
+    this.#maxEntries = integerOption(options.maxEntries, 'maxEntries', 100_000);
+    this.#maxUnreachableMs = integerOption(options.maxUnreachableMs, 'maxUnreachableMs', THIRTY_DAYS_MS, 0);
+    this.#lookahead = integerOption(options.lookahead, 'lookahead', 1000);
+    this.#slots = new Slots(integerOption(options.concurrency, 'concurrency', 32));
+  }
+
+  /** Origins cached. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** robots.txt requests sent so far (redirects not counted separately). */
+  get fetches(): number {
+    return this.#fetches;
+  }
+
+  /**
+   * The fetch result in force for the origin of `urlOrOrigin`, fetched or refreshed first when
+   * there is none or it expired. It belongs to the cache: its `robots` is disposed when the
+   * entry is evicted or replaced.
+   */
+  async get(urlOrOrigin: string): Promise<RobotsFetchResult> {
+    requireString(urlOrOrigin, 'url');
+    const entry = await this.#ready(robotsLocation(urlOrOrigin).origin);
+    return entry.result!;
+  }
+
+  /** May the agent fetch `url`? Fetches the origin's robots.txt on first use and after it expired. */
+  async isAllowed(url: string): Promise<boolean> {
+    requireString(url, 'url');
+    const origin = originOf(url);
+    if (origin === undefined) throw new TypeError(`robots-wasm: not an absolute http(s) URL: ${JSON.stringify(url.slice(0, 200))}`);
+    return this.#verdict(await this.#ready(origin), url);
+  }
+
+  /**
+   * Verdicts for a batch of URLs on any number of origins (1 allowed, 0 disallowed), in
+   * order: the robots.txt of every origin in the batch are fetched concurrently, then each
+   * origin's URLs are checked in one matcher.checkMany call. A URL that is not an absolute
+   * http(s) URL gets 0: there is nothing to fetch.
+   */
+  async checkMany(urls: readonly string[]): Promise<Uint8Array> {
+    if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
+    const byOrigin = new Map<string, number[]>();
+    let last = '';
+    let lastIndices: number[] | undefined;
+    for (let i = 0; i < urls.length; i++) {
+      const url = urls[i];
+      requireString(url, 'url');
+      const origin = originOf(url);
+      if (origin === undefined) continue;
+      // Frontiers come in runs of one origin: skip the map for those.
+      if (origin !== last || lastIndices === undefined) {
+        last = origin;
+        lastIndices = byOrigin.get(origin);
+        if (lastIndices === undefined) byOrigin.set(origin, (lastIndices = []));
+      }
+      lastIndices.push(i);
+    }
+    const verdicts = new Uint8Array(urls.length);
+    const ready = await Promise.all([...byOrigin.keys()].map((origin) => this.#readyNow(origin)));
+    let g = 0;
+    for (const indices of byOrigin.values()) {
+      const answers = this.#matcher(ready[g++]).checkMany(indices.map((i) => urls[i]));
+      for (let k = 0; k < indices.length; k++) verdicts[indices[k]] = answers[k];
+    }
+    return verdicts;
+  }
+
+  /**
+   * The allowed URLs of `urls`, in order. Reads up to `lookahead` URLs ahead so that the
+   * robots.txt of many origins are fetched at once. URLs that are not absolute http(s) URLs
+   * are dropped.
+   */
+  async *filter(urls: Iterable<string> | AsyncIterable<string>): AsyncGenerator<string> {
+    const sync = Symbol.iterator in urls;
+    const iterator = sync ? (urls as Iterable<string>)[Symbol.iterator]() : (urls as AsyncIterable<string>)[Symbol.asyncIterator]();
+    // URLs read and not yet answered; entry is a promise while the origin's file is on its way.
+    const queue: { url: string; entry: Entry | Promise<Entry> }[] = [];
+    let head = 0;
+    let done = false;
+    for (;;) {
+      // Read ahead while the oldest URL waits for its origin (up to `lookahead`).
+      while (!done && queue.length - head < this.#lookahead) {
+        const next = sync ? (iterator as Iterator<string>).next() : await iterator.next();
+        if (next.done === true) {
+          done = true;
+          break;
+        }
+        const url = next.value;
+        requireString(url, 'url');
+        const origin = originOf(url);
+        if (origin === undefined) continue;
+        const item: { url: string; entry: Entry | Promise<Entry> } = { url, entry: this.#readyNow(origin) };
+        // Failures surface where the item is awaited, in order.
+        if (item.entry instanceof Promise) item.entry.then((entry) => (item.entry = entry), () => undefined);
+        queue.push(item);
+        if (!(queue[head].entry instanceof Promise)) break;
+      }
+      while (head < queue.length) {
+        const item = queue[head];
+        if (item.entry instanceof Promise) {
+          if (!done && queue.length - head < this.#lookahead) break;
+          await item.entry;
+          continue;
+        }
+        head++;
+        if (this.#verdict(item.entry, item.url)) yield item.url;
+      }
+      if (done && head === queue.length) return;
+      if (head > 4096 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+    }
+  }
+
+  /** The cache as plain data (JSON-safe), for import() after a restart. */
+  export(): RobotsCacheSnapshot {
+    const entries: RobotsCacheRecord[] = [];
+    for (const [origin, entry] of this.#entries) {
+      const r = entry.result;
+      if (r === undefined) continue;
+      const { robots, body, revalidated, ...fields } = r;
+      void robots, void revalidated;
+      entries.push({
+        ...fields, origin, body: body === undefined ? undefined : Buffer.from(body).toString('base64'), unreachableSince: entry.unreachableSince,
+      });
+    }
+    return { version: 1, entries };
+  }
+
+  /** A cache holding the entries of a snapshot from export(); expired entries refresh on first use. */
+  static import(snapshot: RobotsCacheSnapshot, options: RobotsCacheOptions): RobotsCache {
+    if (snapshot === null || typeof snapshot !== 'object' || snapshot.version !== 1 || !Array.isArray(snapshot.entries)) {
+      throw new TypeError('robots-wasm: not a RobotsCache snapshot (version 1)');
+    }
+    const cache = new RobotsCache(options);
+    for (const record of snapshot.entries) cache.#restore(record);
+    return cache;
+  }
+
+  /** Drops every entry and frees its tables. */
+  clear(): void {
+    for (const entry of this.#entries.values()) {
+      this.#release(entry, undefined);
+      entry.matcher = undefined;
+    }
+    this.#entries.clear();
+  }
+
+  #restore(record: RobotsCacheRecord): void {
+    const mode = this.#options.mode;
+    const body = record.body === undefined ? undefined : new Uint8Array(Buffer.from(record.body, 'base64'));
+    let robots: RobotsTxt;
+    if (record.status === 'ok') robots = RobotsTxt.parse(body ?? new Uint8Array(0), { mode, maxBytes: this.#options.maxBytes });
+    else robots = RobotsTxt.parse(record.status === 'unavailable' ? '' : 'User-agent: *\nDisallow: /\n', { mode });
+    const { unreachableSince, ...fields } = record;
+    const result: RobotsFetchResult = { ...fields, robots, body, revalidated: false };
+    const entry = this.#entry(robotsLocation(record.origin).origin);
+    entry.result = result;
+    entry.lastGood = result.status === 'unreachable' ? undefined : result;
+    entry.unreachableSince = unreachableSince;
+  }
+
+  #matcher(entry: Entry): Matcher {
+    entry.matcher ??= entry.result!.robots.matcher(this.agent);
+    return entry.matcher;
+  }
+
+  #verdict(entry: Entry, url: string): boolean {
+    return this.#matcher(entry).isAllowed(url);
+  }
+
+  /** The origin's entry when its result is fresh, else the promise of its refresh. */
+  #readyNow(origin: string): Entry | Promise<Entry> {
+    const entry = this.#entry(origin);
+    if (entry.result !== undefined && entry.result.expiresAt > Date.now()) return entry;
+    entry.refresh ??= this.#refresh(origin, entry).finally(() => (entry.refresh = undefined));
+    return entry.refresh;
+  }
+
+  async #ready(origin: string): Promise<Entry> {
+    return this.#readyNow(origin);
+  }
+
+  /** The origin's entry (created if needed), marked most recently used. */
+  #entry(origin: string): Entry {
+    const tick = ++this.#tick;
+    let entry = this.#entries.get(origin);
+    if (entry !== undefined) {
+      // Moving an entry to the recent end on every use costs more than the check it serves; an
+      // entry used within the last size/2 uses cannot have drifted to the eviction end yet.
+      if (tick - entry.movedAt > this.#entries.size >> 1) {
+        this.#entries.delete(origin);
+        this.#entries.set(origin, entry);
+        entry.movedAt = tick;
+      }
+      return entry;
+    }
+    entry = { result: undefined, lastGood: undefined, unreachableSince: undefined, refresh: undefined, matcher: undefined, movedAt: tick };
+    this.#entries.set(origin, entry);
+    if (this.#entries.size > this.#maxEntries) {
+      const [oldest, evicted] = this.#entries.entries().next().value as [string, Entry];
+      this.#entries.delete(oldest);
+      this.#release(evicted, undefined);
+      evicted.matcher = undefined;
+    }
+    return entry;
+  }
+
+  async #refresh(origin: string, entry: Entry): Promise<Entry> {
+    await this.#slots.acquire();
+    let fetched: RobotsFetchResult;
+    try {
+      this.#fetches++;
+      fetched = await requestRobotsTxt(robotsLocation(origin), this.#options, entry.lastGood);
+    } finally {
+      this.#slots.release();
+    }
+    let next = fetched;
+    let lastGood = entry.lastGood;
+    if (fetched.status === 'unreachable') {
+      entry.unreachableSince ??= fetched.fetchedAt;
+      if (lastGood !== undefined) {
+        // RFC 9309 2.4: the cached copy stays in force while the file is unreachable.
+        next = { ...lastGood, expiresAt: fetched.expiresAt, error: fetched.error };
+      } else if (fetched.fetchedAt - entry.unreachableSince >= this.#maxUnreachableMs) {
+        next = { ...fetched, status: 'unavailable', robots: RobotsTxt.parse('', { mode: this.#options.mode }) };
+        fetched.robots.dispose();
+      }
+    } else {
+      entry.unreachableSince = undefined;
+      lastGood = fetched;
+    }
+    this.#release(entry, new Set([next.robots, lastGood?.robots]));
+    if (next.robots !== entry.result?.robots) entry.matcher = undefined;
+    entry.result = next;
+    entry.lastGood = lastGood;
+    return entry;
+  }
+
+  /** Frees the tables of the entry's files that are not in `keep`. */
+  #release(entry: Entry, keep: Set<RobotsTxt | undefined> | undefined): void {
+    for (const result of [entry.result, entry.lastGood]) {
+      if (result !== undefined && !keep?.has(result.robots)) result.robots.dispose();
+    }
+  }
+}

@@ -1,0 +1,210 @@
+// RobotsCache against real servers on 127.0.0.1: one fetch per origin, freshness,
+// revalidation, the last good copy while unreachable, eviction, persistence and filter().
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsCache } from '../src/index.js';
+import { serve, startSites, stopSites, type Site } from './support/servers.js';
+
+const RULES = 'User-agent: *\nDisallow: /private\n\nUser-agent: ExampleBot\nDisallow: /not-for-examplebot\n';
+let sites: Site[] = [];
+
+beforeAll(async () => {
+  sites = await startSites(200, serve(RULES));
+});
+afterAll(() => stopSites(sites));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('RobotsCache', () => {
+  it('1,000 concurrent isAllowed calls over 200 origins: each robots.txt fetched exactly once', async () => {
+    for (const site of sites) site.hits.clear();
+    const cache = new RobotsCache({ agent: 'ExampleBot', concurrency: 16 });
+    const urls = Array.from({ length: 1000 }, (_, i) => {
+      const site = sites[(i * 7) % 200];
+      const path = ['/private/a', '/not-for-examplebot/b', '/public/c', '/'][i % 4];
+      return { url: `${site.origin}${path}?i=${i}` };
+    });
+    const verdicts = await Promise.all(urls.map(({ url }) => cache.isAllowed(url)));
+    // ExampleBot has a group of its own, so the `*` group's /private does not apply to it.
+    expect(verdicts).toEqual(urls.map(({ url }) => !url.includes('/not-for-examplebot')));
+    expect(sites.every((site) => site.hits.get('/robots.txt') === 1)).toBe(true);
+    expect(cache.fetches).toBe(200);
+    expect(cache.size).toBe(200);
+    const other = new RobotsCache({ agent: 'OtherBot' });
+    expect(await other.isAllowed(`${sites[0].origin}/private/a`)).toBe(false);
+    expect(await other.isAllowed(`${sites[0].origin}/not-for-examplebot`)).toBe(true);
+  });
+
+  it('never runs more than `concurrency` fetches at once', async () => {
+    const slow = await startSites(12, serve(RULES));
+    let inFlight = 0;
+    let most = 0;
+    for (const site of slow) {
+      site.handler = (_req, res) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        setTimeout(() => {
+          inFlight--;
+          res.end(RULES);
+        }, 30);
+      };
+    }
+    const cache = new RobotsCache({ agent: 'Bot', concurrency: 3 });
+    const verdicts = await Promise.all(slow.map((site) => cache.isAllowed(`${site.origin}/private`)));
+    expect(verdicts).toEqual(slow.map(() => false));
+    expect(most).toBe(3);
+    await stopSites(slow);
+  });
+
+  it('an expired entry is refreshed before it answers; ETag revalidation uses 304', async () => {
+    const [site] = await startSites(1, serve(RULES));
+    let conditional = 0;
+    site.handler = (req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        conditional++;
+        return void res.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
+      }
+      res.writeHead(200, { etag: '"v1"', 'cache-control': 'max-age=0' }).end(RULES);
+    };
+    const cache = new RobotsCache({ agent: 'Bot', minTtlMs: 0 });
+    expect(await cache.isAllowed(`${site.origin}/private`)).toBe(false);
+    expect(await cache.isAllowed(`${site.origin}/private`)).toBe(false);
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(true);
+    expect(site.hits.get('/robots.txt')).toBe(3);
+    expect(conditional).toBe(2);
+    const result = await cache.get(site.origin);
+    expect(result.revalidated).toBe(true);
+    expect(result.httpStatus).toBe(304);
+    await stopSites([site]);
+  });
+
+  it('Last-Modified revalidation, and a changed file replaces the old one', async () => {
+    const [site] = await startSites(1, serve(RULES));
+    const stamp = 'Sat, 21 Nov 2026 10:00:00 GMT';
+    let body = RULES;
+    site.handler = (req, res) => {
+      if (req.headers['if-modified-since'] === stamp && body === RULES) return void res.writeHead(304, { 'cache-control': 'no-cache' }).end();
+      res.writeHead(200, { 'last-modified': stamp, 'cache-control': 'no-cache' }).end(body);
+    };
+    const cache = new RobotsCache({ agent: 'Bot', minTtlMs: 0 });
+    expect(await cache.isAllowed(`${site.origin}/private`)).toBe(false);
+    expect((await cache.get(site.origin)).revalidated).toBe(true);
+    body = 'User-agent: *\nDisallow: /other\n';
+    expect(await cache.isAllowed(`${site.origin}/private`)).toBe(true);
+    expect(await cache.isAllowed(`${site.origin}/other`)).toBe(false);
+    await stopSites([site]);
+  });
+
+  it('fresh entries are not refetched', async () => {
+    const [site] = await startSites(1, serve(RULES, { 'cache-control': 'max-age=3600' }));
+    const cache = new RobotsCache({ agent: 'Bot' });
+    for (let i = 0; i < 5; i++) expect(await cache.isAllowed(`${site.origin}/private/${i}`)).toBe(false);
+    expect(site.hits.get('/robots.txt')).toBe(1);
+    const result = await cache.get(`${site.origin}/anything`);
+    expect(result.expiresAt - result.fetchedAt).toBe(3_600_000);
+    await stopSites([site]);
+  });
+
+  it('while refreshes are unreachable, the last good copy keeps answering (RFC 9309 2.4)', async () => {
+    const [site] = await startSites(1, serve(RULES, { 'cache-control': 'max-age=0' }));
+    const cache = new RobotsCache({ agent: 'Bot', minTtlMs: 0, unreachableTtlMs: 0 });
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(true);
+    site.handler = serve('', {}, 503);
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(true);
+    expect(await cache.isAllowed(`${site.origin}/private`)).toBe(false);
+    const result = await cache.get(site.origin);
+    expect(result.status).toBe('ok');
+    expect(result.error).toBe('HTTP 503');
+    expect(site.hits.get('/robots.txt')).toBe(4);
+    await stopSites([site]);
+  });
+
+  it('unreachable with no good copy: disallowed, then unavailable after maxUnreachableMs', async () => {
+    const [site] = await startSites(1, serve('', {}, 500));
+    const cache = new RobotsCache({ agent: 'Bot', unreachableTtlMs: 0, maxUnreachableMs: 200 });
+    expect(await cache.isAllowed(`${site.origin}/page`)).toBe(false);
+    expect((await cache.get(site.origin)).status).toBe('unreachable');
+    await sleep(250);
+    expect(await cache.isAllowed(`${site.origin}/page`)).toBe(true);
+    expect((await cache.get(site.origin)).status).toBe('unavailable');
+    await stopSites([site]);
+  });
+
+  it('is bounded: the least recently used origin is evicted and refetched on its next use', async () => {
+    const [x, y, z] = sites;
+    for (const site of [x, y, z]) site.hits.clear();
+    const cache = new RobotsCache({ agent: 'Bot', maxEntries: 2 });
+    await cache.isAllowed(`${x.origin}/a`);
+    await cache.isAllowed(`${y.origin}/a`);
+    await cache.isAllowed(`${x.origin}/b`); // x is now the most recent
+    await cache.isAllowed(`${z.origin}/a`); // evicts y
+    expect(cache.size).toBe(2);
+    expect(await cache.isAllowed(`${y.origin}/private`)).toBe(false);
+    expect([x, y, z].map((site) => site.hits.get('/robots.txt'))).toEqual([1, 2, 1]);
+  });
+
+  it('export() and import(): a restarted crawler does not refetch', async () => {
+    const cache = new RobotsCache({ agent: 'ExampleBot' });
+    const [ok, gone] = sites.slice(10, 12);
+    gone.handler = serve('', {}, 404);
+    await cache.isAllowed(`${ok.origin}/x`);
+    await cache.isAllowed(`${gone.origin}/x`);
+    const snapshot = JSON.parse(JSON.stringify(cache.export()));
+    expect(snapshot.entries.map((e: { status: string }) => e.status)).toEqual(['ok', 'unavailable']);
+    const restored = RobotsCache.import(snapshot, {
+      agent: 'ExampleBot',
+      fetch: () => Promise.reject(new Error('no fetch expected')),
+    });
+    expect(await restored.isAllowed(`${ok.origin}/not-for-examplebot/1`)).toBe(false);
+    expect(await restored.isAllowed(`${ok.origin}/private`)).toBe(true);
+    expect(await restored.isAllowed(`${gone.origin}/anything`)).toBe(true);
+    expect(restored.fetches).toBe(0);
+    expect(() => RobotsCache.import({ version: 2 } as never, { agent: 'x' })).toThrow(TypeError);
+  });
+
+  it('filter(): the allowed URLs in order, from sync and async iterables; bad URLs dropped', async () => {
+    for (const site of sites) site.handler = serve(RULES);
+    const cache = new RobotsCache({ agent: 'Bot', lookahead: 50 });
+    const urls: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const site = sites[(i * 13) % 200];
+      urls.push(i % 3 === 0 ? `${site.origin}/private/${i}` : `${site.origin}/page/${i}`);
+      if (i % 500 === 0) urls.push('not a url', 'mailto:someone@example.com');
+    }
+    const expected = urls.filter((url) => url.startsWith('http') && !url.includes('/private/'));
+    const out: string[] = [];
+    for await (const url of cache.filter(urls)) out.push(url);
+    expect(out).toEqual(expected);
+    async function* slowly() {
+      for (const url of urls.slice(0, 300)) {
+        await Promise.resolve();
+        yield url;
+      }
+    }
+    const outAsync: string[] = [];
+    for await (const url of cache.filter(slowly())) outAsync.push(url);
+    expect(outAsync).toEqual(urls.slice(0, 300).filter((url) => url.startsWith('http') && !url.includes('/private/')));
+  });
+
+  it('checkMany: verdicts for a batch over many origins, each file fetched once', async () => {
+    for (const site of sites) {
+      site.handler = serve(RULES);
+      site.hits.clear();
+    }
+    const cache = new RobotsCache({ agent: 'Bot' });
+    const urls = Array.from({ length: 5000 }, (_, i) => `${sites[Math.floor(i / 7) % 200].origin}/${i % 2 ? 'private' : 'page'}/${i}`);
+    urls.push('not a url', `${sites[0].origin}/page/x`);
+    const verdicts = await cache.checkMany(urls);
+    expect(Array.from(verdicts)).toEqual(urls.map((url) => (url.startsWith('http') && !url.includes('/private/') ? 1 : 0)));
+    expect(sites.every((site) => site.hits.get('/robots.txt') === 1)).toBe(true);
+    expect(Array.from(await cache.checkMany([]))).toEqual([]);
+    await expect(cache.checkMany('x' as never)).rejects.toThrow(TypeError);
+  });
+
+  it('misuse is a TypeError', async () => {
+    expect(() => new RobotsCache({} as never)).toThrow(/agent must be a string/);
+    expect(() => new RobotsCache({ agent: 'Bot', concurrency: 0 })).toThrow(/concurrency/);
+    const cache = new RobotsCache({ agent: 'Bot' });
+    await expect(cache.isAllowed('/relative')).rejects.toThrow(TypeError);
+    await expect(cache.isAllowed(5 as never)).rejects.toThrow(/url must be a string/);
+  });
+});

@@ -1,0 +1,297 @@
+// fetchRobotsTxt against real servers on 127.0.0.1: every RFC 9309 2.3 access result.
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchRobotsTxt } from '../src/index.js';
+import { freshnessMs } from '../src/fetch/freshness.js';
+import { originOf } from '../src/fetch/origin.js';
+import { serve, startSites, stopSites, type Site } from './support/servers.js';
+
+let sites: Site[] = [];
+let a: Site;
+let b: Site;
+const RULES = 'User-agent: *\nDisallow: /private\n';
+
+beforeAll(async () => {
+  sites = await startSites(2, serve(RULES));
+  [a, b] = sites;
+});
+afterAll(() => stopSites(sites));
+
+describe('fetchRobotsTxt: successful access (RFC 9309 2.3.1.1)', () => {
+  it('200: the file is parsed and its rules apply', async () => {
+    a.handler = serve(RULES, { 'cache-control': 'max-age=120' });
+    const r = await fetchRobotsTxt(`${a.origin}/some/page?x=1`, { minTtlMs: 0 });
+    expect(r.status).toBe('ok');
+    expect(r.httpStatus).toBe(200);
+    expect(r.origin).toBe(a.origin);
+    expect(r.finalUrl).toBe(`${a.origin}/robots.txt`);
+    expect(r.redirects).toBe(0);
+    expect(r.expiresAt - r.fetchedAt).toBe(120_000);
+    expect(r.robots.isAllowed(`${a.origin}/private/x`, 'Bot')).toBe(false);
+    expect(r.robots.isAllowed(`${a.origin}/public`, 'Bot')).toBe(true);
+  });
+
+  it('CRLF line ends and a UTF-8 BOM are read; an HTML page yields no rules', async () => {
+    a.handler = serve('\ufeffUser-agent: *\r\nDisallow: /crlf\r\n');
+    const crlf = await fetchRobotsTxt(a.origin);
+    expect(crlf.robots.isAllowed('/crlf/1', 'Bot')).toBe(false);
+    a.handler = serve('<!doctype html><html><body>Disallow: /x</body></html>', { 'content-type': 'text/html' });
+    const html = await fetchRobotsTxt(a.origin);
+    expect(html.status).toBe('ok');
+    expect(html.robots.isAllowed('/x', 'Bot')).toBe(true);
+  });
+
+  it('a body that is not UTF-8 is parsed, not rejected', async () => {
+    a.handler = serve(new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 0x0a]));
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('ok');
+    expect(r.robots.isAllowed('/caf%E9', 'Bot')).toBe(false);
+    expect(r.robots.isAllowed('/cafe', 'Bot')).toBe(true);
+  });
+
+  it('sends the User-Agent it is given', async () => {
+    let seen = '';
+    a.handler = (req, res) => {
+      seen = req.headers['user-agent'] ?? '';
+      res.end(RULES);
+    };
+    await fetchRobotsTxt(a.origin, { userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+    expect(seen).toBe('ExampleBot/1.0 (+https://example.com/bot)');
+  });
+
+  it('gzip bodies are decoded', async () => {
+    a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(RULES));
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.robots.isAllowed('/private', 'Bot')).toBe(false);
+  });
+});
+
+describe('fetchRobotsTxt: the parsing limit (RFC 9309 2.5)', () => {
+  it('a 10 MB body: only maxBytes are read, the cut line is dropped, the download stops', async () => {
+    let written = 0;
+    let finished = false;
+    a.handler = (_req, res) => {
+      res.writeHead(200);
+      const head = 'User-agent: *\nDisallow: /early\n';
+      res.write(head);
+      written = head.length;
+      const line = Buffer.from('Disallow: /filler-line-of-forty-bytes-x\n');
+      const pump = () => {
+        while (written < 10_000_000) {
+          written += line.length;
+          if (!res.write(line)) return void res.once('drain', pump);
+        }
+        finished = true;
+        res.end('Disallow: /late\n');
+      };
+      res.on('close', () => undefined);
+      pump();
+    };
+    const r = await fetchRobotsTxt(a.origin, { maxBytes: 100_000 });
+    expect(r.status).toBe('ok');
+    expect(r.body!.length).toBe(100_001);
+    expect(r.robots.truncated).toBe(true);
+    expect(r.robots.isAllowed('/early', 'Bot')).toBe(false);
+    expect(r.robots.isAllowed('/late', 'Bot')).toBe(true);
+    // The last full line before the limit is kept, the one the limit cuts is dropped.
+    const rules = r.robots.groups[0].rules;
+    expect(rules.at(-1)!.pattern).toBe('/filler-line-of-forty-bytes-x');
+    expect(rules.length).toBe(1 + Math.floor((100_000 - 31) / 40));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(finished).toBe(false);
+  });
+
+  it('a gzip bomb is cut at maxBytes of decoded bytes', async () => {
+    const bomb = gzipSync(Buffer.concat([Buffer.from('User-agent: *\nDisallow: /bomb\n'), Buffer.alloc(50_000_000, 0x20)]));
+    expect(bomb.length).toBeLessThan(100_000);
+    a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(bomb);
+    const r = await fetchRobotsTxt(a.origin, { maxBytes: 200_000 });
+    expect(r.body!.length).toBe(200_001);
+    expect(r.robots.isAllowed('/bomb', 'Bot')).toBe(false);
+  });
+});
+
+describe('fetchRobotsTxt: redirects (RFC 9309 2.3.1.2)', () => {
+  it.each([1, 2, 3, 4, 5])('%i redirects, across hosts: followed, rules kept for the initial origin', async (n) => {
+    // /robots.txt -> /r/0 is one redirect; start the chain by asking for the file at /r/(n-1).
+    a.handler = (req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(301, { location: `${b.origin}/r/${n - 1}` }).end();
+      const m = /^\/r\/(\d+)$/.exec(req.url ?? '');
+      const k = Number(m![1]);
+      if (k === 0) return void res.end('User-agent: *\nDisallow: /from-a\n');
+      res.writeHead(307, { location: `${b.origin}/r/${k - 1}` }).end();
+    };
+    b.handler = (req, res) => {
+      const k = Number(/^\/r\/(\d+)$/.exec(req.url ?? '')![1]);
+      if (k === 0) return void res.end('User-agent: *\nDisallow: /from-b\n');
+      res.writeHead(308, { location: `${a.origin}/r/${k - 1}` }).end();
+    };
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('ok');
+    expect(r.redirects).toBe(n);
+    expect(r.origin).toBe(a.origin);
+    const last = n % 2 === 1 ? 'b' : 'a';
+    expect(r.finalUrl).toBe(`${last === 'a' ? a.origin : b.origin}/r/0`);
+    expect(r.robots.isAllowed(`/from-${last}`, 'Bot')).toBe(false);
+  });
+
+  it('6 redirects: unavailable, everything allowed', async () => {
+    a.handler = (req, res) => {
+      const k = req.url === '/robots.txt' ? 6 : Number(/^\/r\/(\d+)$/.exec(req.url ?? '')![1]);
+      if (k === 0) return void res.end('User-agent: *\nDisallow: /\n');
+      res.writeHead(302, { location: `/r/${k - 1}` }).end();
+    };
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('unavailable');
+    expect(r.redirects).toBe(5);
+    expect(r.error).toBe('more than 5 redirects');
+    expect(r.robots.isAllowed('/anything', 'Bot')).toBe(true);
+    expect((await fetchRobotsTxt(a.origin, { maxRedirects: 6 })).robots.isAllowed('/anything', 'Bot')).toBe(false);
+  });
+
+  it('a redirect loop across hosts is detected', async () => {
+    a.handler = (_req, res) => res.writeHead(301, { location: `${b.origin}/robots.txt` }).end();
+    b.handler = (_req, res) => res.writeHead(301, { location: `${a.origin}/robots.txt` }).end();
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('unavailable');
+    expect(r.error).toBe(`redirect loop at ${a.origin}/robots.txt`);
+    expect(a.hits.get('/robots.txt')! + b.hits.get('/robots.txt')!).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a redirect without a usable Location is unavailable', async () => {
+    a.handler = (_req, res) => res.writeHead(302).end();
+    expect((await fetchRobotsTxt(a.origin)).status).toBe('unavailable');
+    a.handler = (_req, res) => res.writeHead(302, { location: 'ftp://example.com/robots.txt' }).end();
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('unavailable');
+    expect(r.robots.isAllowed('/x', 'Bot')).toBe(true);
+  });
+});
+
+describe('fetchRobotsTxt: unavailable and unreachable (RFC 9309 2.3.1.3, 2.3.1.4)', () => {
+  it.each([
+    [404, 'unavailable', true],
+    [410, 'unavailable', true],
+    [401, 'unavailable', true],
+    [403, 'unavailable', true],
+    [429, 'unreachable', false],
+    [500, 'unreachable', false],
+    [503, 'unreachable', false],
+  ])('HTTP %i: %s', async (code, status, allowed) => {
+    a.handler = serve('User-agent: *\nAllow: /\n', {}, code);
+    const r = await fetchRobotsTxt(a.origin, { unreachableTtlMs: 5000 });
+    expect(r.status).toBe(status);
+    expect(r.httpStatus).toBe(code);
+    expect(r.robots.isAllowed(`${a.origin}/page`, 'Bot')).toBe(allowed);
+    if (status === 'unreachable') expect(r.expiresAt - r.fetchedAt).toBe(5000);
+  });
+
+  it('a reset connection is unreachable', async () => {
+    a.handler = (req) => req.socket.destroy();
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('unreachable');
+    expect(r.httpStatus).toBeUndefined();
+    expect(r.error).toMatch(/fetch failed/);
+    expect(r.robots.isAllowed('/x', 'Bot')).toBe(false);
+  });
+
+  it('a server that never answers times out: unreachable', async () => {
+    a.handler = () => undefined;
+    const started = Date.now();
+    const r = await fetchRobotsTxt(a.origin, { timeoutMs: 300 });
+    expect(r.status).toBe('unreachable');
+    expect(r.error).toBe('timed out after 300 ms');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a server that trickles one byte a second times out: unreachable', async () => {
+    a.handler = (_req, res) => {
+      res.writeHead(200);
+      const timer = setInterval(() => res.write('#'), 1000);
+      res.on('close', () => clearInterval(timer));
+    };
+    const r = await fetchRobotsTxt(a.origin, { timeoutMs: 1500 });
+    expect(r.status).toBe('unreachable');
+    expect(r.error).toBe('timed out after 1500 ms');
+  });
+
+  it('a refused connection is unreachable', async () => {
+    const [gone] = await startSites(1, serve(RULES));
+    await stopSites([gone]);
+    const r = await fetchRobotsTxt(gone.origin);
+    expect(r.status).toBe('unreachable');
+    expect(r.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('a TLS failure is unreachable (https to a plain HTTP server)', async () => {
+    a.handler = serve(RULES);
+    const r = await fetchRobotsTxt(a.origin.replace('http:', 'https:'));
+    expect(r.status).toBe('unreachable');
+    expect(r.httpStatus).toBeUndefined();
+    expect(r.robots.isAllowed('/public', 'Bot')).toBe(false);
+  });
+
+  it("the caller's abort rejects instead of answering", async () => {
+    a.handler = () => undefined;
+    const controller = new AbortController();
+    const pending = fetchRobotsTxt(a.origin, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await expect(pending).rejects.toThrow('stop');
+  });
+
+  it('misuse is a TypeError', async () => {
+    await expect(fetchRobotsTxt('/relative')).rejects.toThrow(TypeError);
+    await expect(fetchRobotsTxt('ftp://example.com/')).rejects.toThrow(/not an absolute http\(s\) URL/);
+    await expect(fetchRobotsTxt(a.origin, { timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be an integer of at least 1/);
+    await expect(fetchRobotsTxt(a.origin, { maxRedirects: -1 })).rejects.toThrow(/maxRedirects/);
+  });
+});
+
+describe('freshness (RFC 9111 under the 24-hour cap of RFC 9309 2.4)', () => {
+  const DAY = 86_400_000;
+  const h = (headers: Record<string, string>) => new Headers(headers);
+  const now = Date.parse('2026-11-22T12:00:00Z');
+  it.each([
+    [{}, DAY],
+    [{ 'cache-control': 'max-age=60' }, 60_000],
+    [{ 'cache-control': 'public, s-maxage=30, max-age=60' }, 30_000],
+    [{ 'cache-control': 'max-age=999999' }, DAY],
+    [{ 'cache-control': 'no-store' }, 0],
+    [{ 'cache-control': 'no-cache, max-age=60' }, 0],
+    [{ 'cache-control': 'max-age=60', age: '20' }, 40_000],
+    [{ expires: 'Sun, 22 Nov 2026 13:00:00 GMT' }, 3_600_000],
+    [{ expires: 'Sun, 22 Nov 2026 13:00:00 GMT', date: 'Sun, 22 Nov 2026 12:30:00 GMT' }, 1_800_000],
+    [{ expires: '0' }, 0],
+    [{ 'cache-control': 'max-age=60', expires: 'Sun, 22 Nov 2026 13:00:00 GMT' }, 60_000],
+  ])('%j -> %i ms', (headers, expected) => {
+    expect(freshnessMs(h(headers), now, DAY, DAY)).toBe(expected);
+  });
+
+  it('no-store is floored at minTtlMs, and ttlMs caps everything', async () => {
+    a.handler = serve(RULES, { 'cache-control': 'no-store' });
+    const floored = await fetchRobotsTxt(a.origin);
+    expect(floored.expiresAt - floored.fetchedAt).toBe(60_000);
+    a.handler = serve(RULES, { 'cache-control': 'max-age=3600' });
+    const capped = await fetchRobotsTxt(a.origin, { ttlMs: 1000 });
+    expect(capped.expiresAt - capped.fetchedAt).toBe(1000);
+  });
+});
+
+describe('originOf', () => {
+  it.each([
+    ['https://Example.COM/a', 'https://example.com'],
+    ['http://example.com:80/a', 'http://example.com'],
+    ['https://example.com:443', 'https://example.com'],
+    ['http://example.com:8080?q', 'http://example.com:8080'],
+    ['http://user:pw@example.com/x', 'http://example.com'],
+    ['http://bücher.de/', 'http://xn--bcher-kva.de'],
+    ['http://127.1/', 'http://127.0.0.1'],
+    ['http://[::1]:81/', 'http://[::1]:81'],
+    ['https://a.example.com#frag', 'https://a.example.com'],
+    ['mailto:x@example.com', undefined],
+    ['/relative', undefined],
+    ['http://foo.123/', undefined],
+  ])('%s -> %s', (url, origin) => {
+    expect(originOf(url)).toBe(origin);
+  });
+});
