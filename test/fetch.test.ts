@@ -1,5 +1,5 @@
 // fetchRobotsTxt against real servers on 127.0.0.1: every RFC 9309 2.3 access result.
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRobotsTxt } from '../src/index.js';
 import { freshnessMs } from '../src/fetch/freshness.js';
@@ -59,10 +59,15 @@ describe('fetchRobotsTxt: successful access (RFC 9309 2.3.1.1)', () => {
     expect(seen).toBe('ExampleBot/1.0 (+https://example.com/bot)');
   });
 
-  it('gzip bodies are decoded', async () => {
-    a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(RULES));
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('%s bodies are decoded', async (encoding, compress) => {
+    a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': encoding }).end(compress(RULES));
     const r = await fetchRobotsTxt(a.origin);
     expect(r.robots.isAllowed('/private', 'Bot')).toBe(false);
+    expect(r.robots.isAllowed('/public', 'Bot')).toBe(true);
   });
 });
 
