@@ -11,3 +11,7 @@ export { wasmMemoryStats } from './wasm/kernel.js';
 export { type HeapStats } from './wasm/memory.js';
 export { fetchRobotsTxt, type FetchRobotsOptions, type RobotsFetchResult, type RobotsStatus } from './fetch/fetch.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsCacheRecord, type RobotsCacheSnapshot } from './fetch/cache.js';
+export { parseRobotsTag, type RobotsTagOptions } from './tags/robots-tag.js';
+export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';
+export { RobotsRules, type RuleValue } from './tags/rules.js';
+export { urlControls, type HeadersInput, type ResponseInput, type UrlControls, type UrlControlsOptions } from './tags/controls.js';

@@ -30,25 +30,28 @@ function seconds(value: string | undefined): number | undefined {
 }
 
 /**
- * Milliseconds the response stays fresh from the moment it was received: `s-maxage`, then
- * `max-age`, then `Expires` minus `Date` (or minus `now`); `no-store` and `no-cache` give 0
- * (the next use revalidates); none of them gives `fallbackMs`. Never more than `capMs`.
+ * Milliseconds the response stays fresh from the moment it was received, by its own headers:
+ * `s-maxage`, then `max-age`, then `Expires` minus `Date` (or minus `now`), less `Age`;
+ * `no-store` and `no-cache` give 0 (the next use revalidates). Undefined when no header says.
  */
-export function freshnessMs(headers: FreshnessHeaders, now: number, fallbackMs: number, capMs: number): number {
+export function explicitFreshnessMs(headers: FreshnessHeaders, now: number): number | undefined {
   const directives = cacheControl(headers.get('cache-control'));
   let lifetime: number | undefined;
   if (directives.has('no-store') || directives.has('no-cache')) lifetime = 0;
   lifetime ??= seconds(directives.get('s-maxage')) ?? seconds(directives.get('max-age'));
   if (lifetime === undefined) {
     const expires = headers.get('expires');
-    if (expires !== null) {
-      // An invalid Expires (such as "0") means already expired (RFC 9111 5.3).
-      const at = Date.parse(expires);
-      const date = Date.parse(headers.get('date') ?? '');
-      lifetime = Number.isNaN(at) ? 0 : Math.max(0, at - (Number.isNaN(date) ? now : date));
-    }
+    if (expires === null) return undefined;
+    // An invalid Expires (such as "0") means already expired (RFC 9111 5.3).
+    const at = Date.parse(expires);
+    const date = Date.parse(headers.get('date') ?? '');
+    lifetime = Number.isNaN(at) ? 0 : Math.max(0, at - (Number.isNaN(date) ? now : date));
   }
-  if (lifetime === undefined) lifetime = fallbackMs;
   const age = seconds(headers.get('age')?.trim()) ?? 0;
-  return Math.min(capMs, Math.max(0, lifetime - age));
+  return Math.max(0, lifetime - age);
+}
+
+/** explicitFreshnessMs, or `fallbackMs` when the headers say nothing; never more than `capMs`. */
+export function freshnessMs(headers: FreshnessHeaders, now: number, fallbackMs: number, capMs: number): number {
+  return Math.min(capMs, explicitFreshnessMs(headers, now) ?? fallbackMs);
 }
