@@ -3,7 +3,9 @@
 // past an input's end: the heap never hands out the last HEAP_GUARD bytes of memory, so such
 // reads stay in bounds, and the bytes read are masked out.
 
-import { HDR_FLAGS, FLAG_RFC, RESULT_ROBOTS_TXT } from '../src/compile/layout';
+import {
+  HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_RULES, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
+} from '../src/compile/layout';
 import { initClasses } from './bytes';
 import { initScanSets } from './scan';
 import { findPath, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
@@ -87,21 +89,75 @@ export function packSpans(base: usize, spans: usize, count: i32, dst: usize, off
   return at;
 }
 
+const ALLOW_TAB = memory.data<u8>([97, 108, 108, 111, 119, 9]); // "allow\t"
+const DISALLOW_TAB = memory.data<u8>([100, 105, 115, 97, 108, 108, 111, 119, 9]); // "disallow\t"
+
+/** Non-blank lines the last LINES_FILTER / LINES_REPORT call disallowed. */
+let disallowedLines: i32 = 0;
+
+/** Writes `n` in decimal at `at`; returns the bytes written. */
+function writeDecimal(at: usize, n: u32): i32 {
+  let digits = 1;
+  for (let rest = n / 10; rest != 0; rest /= 10) digits++;
+  for (let i = digits - 1; i >= 0; i--) {
+    store<u8>(at + i, <u8>(0x30 + n % 10));
+    n /= 10;
+  }
+  return digits;
+}
+
 /**
- * Verdicts for the newline-separated URLs in buf[0, len): one byte per line (a CR before the
- * LF is part of the line end; a final line without LF counts). Returns the number of lines.
- * `out` needs room for one byte per line, `scratch` 3 * longest line + 1 bytes.
+ * Checks the newline-separated URLs in buf[0, len) (a CR before the LF is part of the line end;
+ * a final line without LF counts) and writes, by `mode` (LINES_* in layout.ts): a verdict byte
+ * per line, the deciding rule per line (i32), the allowed lines themselves, or a report line per
+ * non-blank line. Returns the number of lines, or for LINES_FILTER / LINES_REPORT the bytes
+ * written. `out` needs a byte per line, 4 per line, len + 1, or len + REPORT_EXTRA_BYTES per
+ * line; `scratch` 3 * longest line + 1 bytes.
  */
-export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize): i32 {
+export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
   let count = 0;
+  let at: usize = out;
+  let disallowed = 0;
   let start = 0;
   while (start < len) {
     const r = decide(table, buf, start, len, true, scratch);
-    store<u8>(out + count, verdict(table, r));
+    const lineEnd = urlEnd;
+    if (mode == LINES_VERDICTS) {
+      store<u8>(out + count, verdict(table, r));
+    } else if (mode == LINES_RULES) {
+      store<i32>(out + (<usize>count << 2), r);
+    } else {
+      let end = lineEnd;
+      if (end > start && load<u8>(buf + end - 1) == 0x0d) end--;
+      if (end > start) {
+        const allowed = verdict(table, r) == 1;
+        if (!allowed) disallowed++;
+        if (mode == LINES_REPORT) {
+          if (allowed) memory.copy(at, ALLOW_TAB, 6), (at += 6);
+          else memory.copy(at, DISALLOW_TAB, 9), (at += 9);
+        }
+        if (allowed || mode == LINES_REPORT) {
+          memory.copy(at, buf + start, end - start);
+          at += end - start;
+          if (!allowed) {
+            store<u8>(at++, 9);
+            const rule = table + <usize>load<u32>(table + HDR_RULES_OFF) + <usize>r * RULE_SIZE;
+            at += writeDecimal(at, load<u32>(rule + RULE_LINE));
+          }
+          store<u8>(at++, 0x0a);
+        }
+      }
+    }
     count++;
-    start = urlEnd + 1;
+    start = lineEnd + 1;
   }
-  return count;
+  disallowedLines = disallowed;
+  return mode == LINES_VERDICTS || mode == LINES_RULES ? count : <i32>(at - out);
+}
+
+/** Non-blank lines the last LINES_FILTER / LINES_REPORT checkLines call disallowed. */
+export function linesDisallowed(): i32 {
+  return disallowedLines;
 }
 
 /** Normalises one pattern (see normalize.ts for `how`); `dst` needs 3 * len bytes. */

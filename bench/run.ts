@@ -1,7 +1,11 @@
 // npm run bench [-- --quick]: robots-wasm and its peers on the same inputs, in one run.
 // Prints the report tables and writes bench/results.json.
 
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cpus, availableParallelism } from 'node:os';
 import { Bench } from 'tinybench';
 import { RobotsPool, RobotsTxt } from 'robots-wasm';
@@ -167,6 +171,43 @@ async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<Rec
   return rates;
 }
 
+/**
+ * The CLI's `check` on a file of URL lines against the library's checkLines on the same bytes.
+ * A CLI run pays a fixed start (Node, modules, WebAssembly) that a 1M-line file does not
+ * amortise on this machine, so the run on an empty file is measured too and the throughput
+ * compared is per URL beyond that start; both figures are reported.
+ */
+function runCli(file: ReturnType<typeof benchFiles>[number]): Record<string, number> {
+  const dir = mkdtempSync(join(tmpdir(), 'robots-wasm-bench-'));
+  const robotsFile = join(dir, 'robots.txt');
+  const urlsFile = join(dir, 'urls.txt');
+  const emptyFile = join(dir, 'empty.txt');
+  writeFileSync(robotsFile, file.body);
+  const bytes = new TextEncoder().encode(`${benchUrls(URL_COUNT, RobotsTxt.parse(file.body), 17).join('\n')}\n`);
+  writeFileSync(urlsFile, bytes);
+  writeFileSync(emptyFile, '');
+  const cli = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+  const time = (args: string[]) => {
+    const start = performance.now();
+    const r = spawnSync(process.execPath, [cli, 'check', robotsFile, '--agent', AGENT, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error(`robots-wasm check exited with ${r.status}`);
+    return performance.now() - start;
+  };
+  const matcher = RobotsTxt.parse(file.body).matcher(AGENT);
+  for (let i = 0; i < 3; i++) matcher.checkLines(bytes);
+  const out: Record<string, number[]> = { library: [], start: [], filter: [], report: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const start = performance.now();
+    matcher.checkLines(bytes);
+    out.library.push(performance.now() - start);
+    out.start.push(time(['--filter', emptyFile]));
+    out.filter.push(time(['--filter', urlsFile]));
+    out.report.push(time([urlsFile]));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return Object.fromEntries(Object.entries(out).map(([name, values]) => [name, median(values)]));
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, date: new Date().toISOString() };
@@ -182,6 +223,8 @@ async function main(): Promise<void> {
   process.stderr.write('  pool...\n');
   const poolFile = files.find((f) => f.role === 'large')!;
   const pool = await runPool(poolFile);
+  process.stderr.write('  cli...\n');
+  const cli = runCli(poolFile);
 
   const peers = PEERS.map((p) => p.name);
   printTable('Parse + compile, per file (robots-wasm: parse and compile the matcher for one agent)',
@@ -206,6 +249,16 @@ async function main(): Promise<void> {
     Object.entries(pool).map(([name, rate]) => [name, formatRate(rate),
       formatRatio(rate / pool[name.includes('checkLines') ? 'checkLines, calling thread' : 'checkMany, calling thread'])]));
 
+  const cliRate = (ms: number) => (URL_COUNT / ms) * 1000;
+  printTable(`CLI check, ${URL_COUNT.toLocaleString('en')} URL lines from a file, ${poolFile.name}`,
+    ['path', 'wall time', 'checks/s after start-up', 'time vs library'],
+    [
+      ['library checkLines (in process)', formatTime(cli.library), formatRate(cliRate(cli.library)), '1.00x'],
+      ['robots-wasm check, empty file (start-up)', formatTime(cli.start), '', ''],
+      ['robots-wasm check --filter', formatTime(cli.filter), formatRate(cliRate(cli.filter - cli.start)), formatRatio((cli.filter - cli.start) / cli.library)],
+      ['robots-wasm check (verdict lines)', formatTime(cli.report), formatRate(cliRate(cli.report - cli.start)), formatRatio((cli.report - cli.start) / cli.library)],
+    ]);
+
   const byRole = (role: string) => fileResults.find((r) => r.role === role)!;
   const minRate = (key: string, roles: string[]) => Math.min(...roles.map((role) => byRole(role).checksPerSecond[key]));
   const rpRatio = (role: string) => byRole(role).checksPerSecond['checkMany'] / byRole(role).checksPerSecond['robots-parser'];
@@ -220,13 +273,14 @@ async function main(): Promise<void> {
     ['parse+compile of a typical 3 KB file (µs)', byRole('typical 3 KB').parseMs['robots-wasm'] * 1000, '< 30 µs', byRole('typical 3 KB').parseMs['robots-wasm'] * 1000 < 30],
     ['pool(2) / calling thread, checkLines', pool['pool(2).checkLines'] / pool['checkLines, calling thread'], '>= 1.7x', pool['pool(2).checkLines'] / pool['checkLines, calling thread'] >= 1.7],
     ['pool(2) / calling thread, checkMany', pool['pool(2).checkMany'] / pool['checkMany, calling thread'], '>= 1.7x', pool['pool(2).checkMany'] / pool['checkMany, calling thread'] >= 1.7],
+    ['CLI check (verdict lines) / checkLines, per URL after start-up', (cli.report - cli.start) / cli.library, '<= 1.5x', (cli.report - cli.start) / cli.library <= 1.5],
     ['largest table / file bytes', Math.max(...fileResults.filter((r) => r.rules > 0).map((r) => r.tableBytes / r.bytes)), '<= 2x', Math.max(...fileResults.filter((r) => r.rules > 0).map((r) => r.tableBytes / r.bytes)) <= 2],
   ];
   printTable('Targets', ['target', 'measured', 'wanted', ''], targets.map(([name, value, wanted, ok]) =>
     [name, value >= 1000 ? formatRate(value) : value.toFixed(2), wanted, ok ? 'met' : 'NOT MET']));
 
   const seconds = (performance.now() - started) / 1000;
-  const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
+  const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
 }

@@ -15,3 +15,4 @@ export { parseRobotsTag, type RobotsTagOptions } from './tags/robots-tag.js';
 export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';
 export { RobotsRules, type RuleValue } from './tags/rules.js';
 export { urlControls, type HeadersInput, type ResponseInput, type UrlControls, type UrlControlsOptions } from './tags/controls.js';
+export { lintRobotsTxt, type Diagnostic, type Severity } from './robots/lint.js';

@@ -2,8 +2,8 @@
 // way of asking it for verdicts. The table format is documented in assembly/compile.ts.
 
 import {
-  FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, RESULT_NO_MATCH,
-  RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
+  FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, LINES_FILTER, LINES_REPORT,
+  LINES_RULES, LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH, RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
 } from './compile/layout.js';
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
@@ -43,7 +43,7 @@ const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(p
 
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
 // bounded whatever the input size.
-const CHUNK_BYTES = 256 * 1024;
+export const CHUNK_BYTES = 256 * 1024;
 
 /**
  * One agent's merged group compiled into a table in WebAssembly memory: verdicts one at a
@@ -220,23 +220,52 @@ export class Matcher {
    * happen in WebAssembly.
    */
   checkLines(bytes: Uint8Array): Uint8Array {
+    return this.#lines(bytes, LINES_VERDICTS).output;
+  }
+
+  /**
+   * Internal: per line of `bytes` (as checkLines splits them), the deciding rule's strength
+   * number (see rule()), RESULT_NO_MATCH or RESULT_ROBOTS_TXT.
+   */
+  decideLines(bytes: Uint8Array): Int32Array {
+    const { output } = this.#lines(bytes, LINES_RULES);
+    return new Int32Array(output.buffer, output.byteOffset, output.length >>> 2);
+  }
+
+  /**
+   * Internal (the CLI's check command): the allowed lines of `bytes` (`filter`), or per
+   * non-blank line "allow<TAB>url" / "disallow<TAB>url<TAB>rule line", each LF-terminated,
+   * with the number of non-blank lines disallowed.
+   */
+  reportLines(bytes: Uint8Array, filter: boolean): { output: Uint8Array; disallowed: number } {
+    return this.#lines(bytes, filter ? LINES_FILTER : LINES_REPORT);
+  }
+
+  #lines(bytes: Uint8Array, mode: number): { output: Uint8Array; disallowed: number } {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     const table = this.#table();
     const k = kernel();
     const parts: Uint8Array[] = [];
+    let disallowed = 0;
     let start = 0;
     while (start < bytes.length) {
       const end = lineChunkEnd(bytes, start, CHUNK_BYTES);
-      // buffer | verdicts (one per line at most) | normalisation scratch, each with scan slack
       const size = end - start;
-      const bufAt = k.scratch(size * 5 + 128);
-      const outAt = bufAt + size + 32;
+      // Output room by mode (assembly/index.ts): a byte or an i32 per line (at most size + 1
+      // lines), the allowed lines, or the lines with what a report adds to each.
+      const outBytes = [size + 1, 4 * (size + 1), size + 1, size + REPORT_EXTRA_BYTES * (size + 1)][mode];
+      // buffer | output | normalisation scratch, each with scan slack
+      const bufAt = k.scratch(size + outBytes + 3 * size + 128);
+      const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
-      const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + size + 32);
-      parts.push(k.u8.slice(outAt, outAt + n));
+      const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);
+      parts.push(k.u8.slice(outAt, outAt + (mode === LINES_RULES ? 4 * n : n)));
+      disallowed += k.fn.linesDisallowed();
       start = end;
     }
-    k.trimScratch(CHUNK_BYTES * 8);
-    return concatBytes(parts);
+    // A report chunk needs about 7 MB of scratch: keep that much for the next call.
+    k.trimScratch(CHUNK_BYTES * 32);
+    return { output: concatBytes(parts), disallowed };
   }
+
 }

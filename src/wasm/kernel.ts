@@ -12,7 +12,8 @@ export interface KernelExports {
   heapBase(): number;
   checkOne(table: number, url: number, urlLen: number, scratch: number): number;
   checkSpans(table: number, base: number, spans: number, count: number, out: number, scratch: number): void;
-  checkLines(table: number, buf: number, len: number, out: number, scratch: number): number;
+  checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number): number;
+  linesDisallowed(): number;
   packSpans(base: number, spans: number, count: number, dst: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, rfc: number, dst: number): number;

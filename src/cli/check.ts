@@ -1,0 +1,99 @@
+// `robots-wasm check`: one verdict per URL of a file or stdin against one robots.txt. The input
+// is read in 1 MiB chunks cut at line ends and each chunk goes through the matcher's line
+// path (checkLines / decideLines) in one call, so memory stays constant for any input size
+// and the per-URL work in JavaScript is only copying bytes to the output.
+
+import { CHUNK_BYTES, type Matcher } from '../matcher.js';
+import { inputStream, loadRobots, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
+import { describeAccess } from './fetch.js';
+
+export const CHECK_HELP = `usage: robots-wasm check <robots.txt file | URL> --agent NAME [options] [URLS_FILE | -]
+
+One verdict per URL (one URL per line; blank lines are skipped), streamed in constant memory.
+Output: "allow<TAB>url", or "disallow<TAB>url<TAB>line of the deciding rule".
+
+  --agent NAME      the crawler's product token (required)
+  --mode rfc|google matching semantics (default rfc)
+  --filter          print only the allowed URLs
+  --json            JSON lines: {"url", "allowed", "rule": {"kind", "pattern", "line"} | null}
+  --strict          exit with 1 when any URL is disallowed
+
+example: robots-wasm check examples/robots.txt --agent ExampleBot examples/urls.txt`;
+
+const decoder = new TextDecoder();
+/** A single line longer than this is checked as it is rather than buffered further. */
+const MAX_CARRY = 64 << 20;
+
+interface CheckState {
+  matcher: Matcher;
+  format: 'verdicts' | 'filter' | 'json';
+  explain: (url: string) => { allowed: boolean; rule: unknown };
+  disallowed: number;
+}
+
+/** The output for one block of whole lines. */
+function block(state: CheckState, bytes: Uint8Array): Uint8Array | string {
+  if (state.format !== 'json') {
+    // The kernel writes the output itself: no per-URL work here.
+    const { output, disallowed } = state.matcher.reportLines(bytes, state.format === 'filter');
+    state.disallowed += disallowed;
+    return output;
+  }
+  let out = '';
+  let start = 0;
+  while (start < bytes.length) {
+    let lf = bytes.indexOf(0x0a, start);
+    if (lf < 0) lf = bytes.length;
+    const end = lf > start && bytes[lf - 1] === 0x0d ? lf - 1 : lf;
+    if (end > start) {
+      const url = decoder.decode(bytes.subarray(start, end));
+      const { allowed, rule } = state.explain(url);
+      if (!allowed) state.disallowed++;
+      out += `${JSON.stringify({ url, allowed, rule })}\n`;
+    }
+    start = lf + 1;
+  }
+  return out;
+}
+
+export async function check(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    agent: { type: 'string' }, mode: { type: 'string' }, filter: { type: 'boolean' }, json: { type: 'boolean' },
+    strict: { type: 'boolean' }, 'user-agent': { type: 'string' },
+  });
+  if (values.help) return (await write(`${CHECK_HELP}\n`), 0);
+  const agent = stringValue(values, 'agent', true)!;
+  if (values.filter && values.json) throw new UsageError('--filter and --json exclude each other');
+  if (positionals.length > 2) throw new UsageError(`unexpected argument: ${positionals[2]}`);
+  const mode = modeOf(values);
+  const input = inputStream(positionals[1], CHUNK_BYTES);
+  const { robots, fetched } = await loadRobots(positionals[0], mode, stringValue(values, 'user-agent'));
+  if (fetched !== undefined && fetched.status !== 'ok') process.stderr.write(`robots-wasm: ${describeAccess(fetched)}\n`);
+  const state: CheckState = {
+    matcher: robots.matcher(agent),
+    format: values.json ? 'json' : values.filter ? 'filter' : 'verdicts',
+    explain: (url) => robots.explain(url, agent),
+    disallowed: 0,
+  };
+  const progress = new Progress(input.size);
+  let carry: Uint8Array = new Uint8Array(0);
+  let read = 0;
+  for await (const chunk of input.stream as AsyncIterable<Uint8Array>) {
+    read += chunk.length;
+    const data = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+    const lastLf = data.lastIndexOf(0x0a);
+    if (lastLf < 0 && data.length < MAX_CARRY) {
+      carry = data;
+      continue;
+    }
+    const cut = lastLf < 0 ? data.length : lastLf + 1;
+    carry = data.slice(cut);
+    const out = block(state, data.subarray(0, cut));
+    await write(out);
+    progress.update(read);
+  }
+  if (carry.length > 0) await write(block(state, carry));
+  progress.done();
+  return values.strict && state.disallowed > 0 ? 1 : 0;
+}
+

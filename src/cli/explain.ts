@@ -1,0 +1,44 @@
+// `robots-wasm explain`: for each URL the verdict, the deciding rule and its line, and which
+// group applied to the agent and why.
+
+import { loadRobots, modeOf, parse, stringValue, UsageError, write, colour } from './io.js';
+
+export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> --agent NAME [options] URL...
+
+For each URL: the verdict, the rule that decided it (as written, with its line) and which
+group applied: the agent's own (specific), several of its own (merged), the * group, or none.
+
+  --agent NAME      the crawler's product token (required)
+  --mode rfc|google matching semantics (default rfc)
+  --json            JSON lines
+
+example: robots-wasm explain examples/robots.txt --agent ExampleBot https://www.example.com/cart/checkout`;
+
+export async function explain(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { agent: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' }, 'user-agent': { type: 'string' } });
+  if (values.help) return (await write(`${EXPLAIN_HELP}\n`), 0);
+  const agent = stringValue(values, 'agent', true)!;
+  if (positionals.length < 2) throw new UsageError('give a robots.txt file or URL, then one or more URLs');
+  const { robots } = await loadRobots(positionals[0], modeOf(values), stringValue(values, 'user-agent'));
+  const selection = robots.selectGroups(agent);
+  const source = selection.source === 'specific' && selection.lines.length > 1 ? 'merged' : selection.source === 'global' ? '*' : selection.source;
+  const why = {
+    specific: `the group naming ${agent} (line ${selection.lines[0]})`,
+    merged: `the ${selection.lines.length} groups naming ${agent}, merged (lines ${selection.lines.join(', ')})`,
+    '*': `no group names ${agent}: the * group${selection.lines.length > 1 ? 's' : ''} (line${selection.lines.length > 1 ? 's' : ''} ${selection.lines.join(', ')})`,
+    none: `no group names ${agent} and there is no * group: everything is allowed`,
+  }[source];
+  let out = values.json ? '' : `${colour('dim', `group: ${why}`)}\n`;
+  for (const url of positionals.slice(1)) {
+    const { allowed, rule } = robots.explain(url, agent);
+    if (values.json) {
+      out += `${JSON.stringify({ url, allowed, rule, group: { source, lines: selection.lines } })}\n`;
+      continue;
+    }
+    const verdict = allowed ? colour('green', 'allow') : colour('red', 'disallow');
+    const decided = rule === null ? 'no rule matches' : `${rule.kind}: ${rule.pattern} (line ${rule.line})`;
+    out += `${verdict}\t${url}\t${decided}\n`;
+  }
+  await write(out);
+  return 0;
+}

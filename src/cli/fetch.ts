@@ -1,0 +1,66 @@
+// `robots-wasm fetch`: what fetching an origin's robots.txt gave (RFC 9309 2.3), and what the
+// file says: sitemaps, crawl-delay and the groups that apply to the agent.
+
+import type { RobotsFetchResult } from '../fetch/fetch.js';
+import { fetchRobotsTxt } from '../fetch/fetch.js';
+import { colour, integerValue, modeOf, parse, stringValue, UsageError, write } from './io.js';
+
+export const FETCH_HELP = `usage: robots-wasm fetch <origin | URL> --agent NAME [options]
+
+Fetches the origin's /robots.txt and prints the access result (status, HTTP status, redirects,
+expiry), the sitemaps, the agent's crawl-delay and which groups apply to it.
+
+  --agent NAME        the crawler's product token (required)
+  --user-agent TEXT   the User-Agent header (default: the agent)
+  --mode rfc|google   matching semantics (default rfc)
+  --timeout MS        time for the whole fetch (default 10000)
+  --json              one JSON object
+
+example: robots-wasm fetch https://www.example.com --agent ExampleBot`;
+
+/** One line on what an access result means. */
+export function describeAccess(r: RobotsFetchResult): string {
+  const why = r.error ?? (r.httpStatus === undefined ? '' : `HTTP ${r.httpStatus}`);
+  if (r.status === 'ok') return `robots.txt fetched (${why})`;
+  if (r.status === 'unavailable') return `robots.txt unavailable (${why}): everything is allowed`;
+  return `robots.txt unreachable (${why}): everything is disallowed`;
+}
+
+export async function fetchCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' },
+  });
+  if (values.help) return (await write(`${FETCH_HELP}\n`), 0);
+  const agent = stringValue(values, 'agent', true)!;
+  if (positionals.length !== 1) throw new UsageError('give one origin or URL');
+  let r: RobotsFetchResult;
+  try {
+    r = await fetchRobotsTxt(positionals[0], {
+      mode: modeOf(values), userAgent: stringValue(values, 'user-agent') ?? agent, timeoutMs: integerValue(values, 'timeout', 10_000),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message.replace(/^robots-wasm: /, ''));
+    throw error;
+  }
+  const selection = r.robots.selectGroups(agent);
+  const summary = {
+    origin: r.origin, status: r.status, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects,
+    error: r.error, fetchedAt: new Date(r.fetchedAt).toISOString(), expiresAt: new Date(r.expiresAt).toISOString(),
+    bytes: r.body?.length ?? 0, sitemaps: r.robots.sitemaps, crawlDelay: r.robots.crawlDelay(agent),
+    groups: { source: selection.source, lines: selection.lines }, agents: r.robots.agents,
+  };
+  if (values.json) return (await write(`${JSON.stringify(summary)}\n`), 0);
+  const status = r.status === 'ok' ? colour('green', r.status) : r.status === 'unavailable' ? colour('yellow', r.status) : colour('red', r.status);
+  const lines = [
+    `${colour('bold', r.origin)}: ${status} - ${describeAccess(r)}`,
+    `  final URL   ${r.finalUrl}${r.redirects > 0 ? ` (after ${r.redirects} redirect${r.redirects > 1 ? 's' : ''})` : ''}`,
+    `  expires     ${summary.expiresAt}`,
+    `  bytes       ${summary.bytes}`,
+    `  groups      ${selection.source === 'none' ? 'none applies: everything allowed' : `${selection.source}, line${selection.lines.length > 1 ? 's' : ''} ${selection.lines.join(', ')}`}`,
+    `  crawl-delay ${summary.crawlDelay ?? 'none'}`,
+    `  agents      ${r.robots.agents.join(', ') || 'only *'}`,
+    `  sitemaps    ${r.robots.sitemaps.length === 0 ? 'none' : r.robots.sitemaps.join('\n              ')}`,
+  ];
+  await write(`${lines.join('\n')}\n`);
+  return 0;
+}

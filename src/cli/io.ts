@@ -1,0 +1,130 @@
+// What every command shares: usage errors, option parsing with node:util's parseArgs, loading a
+// robots.txt from a file or a URL, reading inputs, buffered output with backpressure, colour
+// and progress on a TTY.
+
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { fetchRobotsTxt, type RobotsFetchResult } from '../fetch/fetch.js';
+import type { Mode } from '../robots/options.js';
+import { RobotsTxt } from '../robots-txt.js';
+
+/** A mistake on the command line: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parses a command's arguments; unknown flags and bad values are UsageErrors. */
+export function parse(args: string[], options: Options): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+  try {
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs explains at length how to pass a positional that starts with '-': one line is enough.
+    const message = (error as Error).message.split('\n')[0];
+    throw new UsageError(message.replace(/^Unknown option '([^']*)'.*$/, "unknown option '$1'"));
+  }
+}
+
+export function stringValue(values: Record<string, unknown>, name: string, required = false): string | undefined {
+  const value = values[name];
+  if (value === undefined && required) throw new UsageError(`--${name} is required`);
+  return value as string | undefined;
+}
+
+export function modeOf(values: Record<string, unknown>): Mode {
+  const mode = (values.mode as string | undefined) ?? 'rfc';
+  if (mode !== 'rfc' && mode !== 'google') throw new UsageError(`--mode must be rfc or google, got ${mode}`);
+  return mode;
+}
+
+export function integerValue(values: Record<string, unknown>, name: string, fallback: number): number {
+  const raw = values[name] as string | undefined;
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+export function isUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/** Reads a file as bytes; a missing or unreadable file is a UsageError. */
+export function readFile(path: string): Uint8Array {
+  try {
+    if (statSync(path).isDirectory()) throw new UsageError(`${path} is a directory`);
+    return readFileSync(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** A robots.txt from a file, or fetched (with the access rules of RFC 9309) from a URL or origin. */
+export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt; fetched?: RobotsFetchResult; bytes?: Uint8Array }> {
+  if (source === undefined) throw new UsageError('give a robots.txt file or URL');
+  if (isUrl(source)) {
+    const fetched = await fetchRobotsTxt(source, { mode, userAgent });
+    return { robots: fetched.robots, fetched };
+  }
+  if (!existsSync(source)) throw new UsageError(`no such file: ${source}`);
+  const bytes = readFile(source);
+  return { robots: RobotsTxt.parse(bytes, { mode }), bytes };
+}
+
+/** A stream of input bytes: a file, or stdin for `-` or none (refused when stdin is a terminal). */
+export function inputStream(path: string | undefined, chunkBytes = 1 << 20): { stream: NodeJS.ReadableStream; size: number | undefined } {
+  if (path === undefined || path === '-') {
+    if (path === undefined && process.stdin.isTTY) throw new UsageError('no input: give a file of URLs, or pipe them in');
+    return { stream: process.stdin, size: undefined };
+  }
+  if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+  const size = statSync(path).size;
+  if (statSync(path).isDirectory()) throw new UsageError(`${path} is a directory`);
+  return { stream: createReadStream(path, { highWaterMark: chunkBytes }), size };
+}
+
+/** Writes to stdout and waits when the pipe is full, so output never piles up in memory. */
+export async function write(data: string | Uint8Array): Promise<void> {
+  if (data.length === 0) return;
+  if (!process.stdout.write(data)) await once(process.stdout, 'drain');
+}
+
+const useColour = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+
+/** Wraps text in an ANSI colour when stdout is a terminal. */
+export function colour(code: 'red' | 'yellow' | 'green' | 'dim' | 'bold', text: string): string {
+  if (!useColour) return text;
+  const codes = { red: 31, yellow: 33, green: 32, dim: 2, bold: 1 };
+  return `\u001b[${codes[code]}m${text}\u001b[0m`;
+}
+
+/** Progress on stderr (amount, rate, ETA when the size is known), only when stderr is a terminal. */
+export class Progress {
+  readonly #enabled: boolean;
+  readonly #started = Date.now();
+  #shown = 0;
+
+  constructor(readonly total: number | undefined, minBytes = 8 << 20) {
+    this.#enabled = process.stderr.isTTY === true && (total === undefined || total >= minBytes);
+  }
+
+  /** `bytes` of the input read so far; `urls` kept so far, when that is what is counted. */
+  update(bytes: number, urls?: number): void {
+    if (!this.#enabled) return;
+    const now = Date.now();
+    if (now - this.#shown < 250) return;
+    this.#shown = now;
+    const seconds = Math.max((now - this.#started) / 1000, 0.001);
+    const mb = bytes / 1e6;
+    let line = urls === undefined ? `${mb.toFixed(1)} MB, ${(mb / seconds).toFixed(1)} MB/s` : `${urls.toLocaleString('en')} URLs kept`;
+    if (this.total !== undefined && bytes > 0) {
+      line += `, ${Math.round((100 * bytes) / this.total)}%, ETA ${Math.ceil((seconds * (this.total - bytes)) / bytes)} s`;
+    }
+    process.stderr.write(`\r${line}\u001b[K`);
+  }
+
+  done(): void {
+    if (this.#enabled && this.#shown > 0) process.stderr.write('\r\u001b[K');
+  }
+}

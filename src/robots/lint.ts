@@ -1,0 +1,147 @@
+// robots.txt diagnostics: what a file's author should fix, with line numbers. It reads the
+// same line records (parse.ts) and groups (RobotsTxt) the matcher is built from, so what it
+// reports is what the parser did.
+
+import { GOOGLE_MAX_LINE_BYTES, parseLines, EXTENSION_KEYS } from './parse.js';
+import { prepareBody, bodyBytes, type RobotsBody } from './body.js';
+import { resolveParseOptions, type ParseOptions } from './options.js';
+import { isValidProductToken, productToken } from './agent.js';
+import { RobotsTxt } from '../robots-txt.js';
+import { escapePattern } from '../url/path.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One finding, at a 1-based line. */
+export interface Diagnostic {
+  line: number;
+  severity: Severity;
+  /** Stable identifier (`typo-key`, `shadowed-rule`, ...). */
+  code: string;
+  message: string;
+}
+
+const decoder = new TextDecoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Diagnostics for a robots.txt body, by line: lenient spellings, lines without a colon or
+ * without a key, rules outside any group, invalid product tokens, patterns that do not start
+ * with '/' or '*', '$' before the end, bytes past the parse limit, invalid UTF-8, over-long
+ * lines, duplicate rules and rules that can never decide.
+ */
+export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
+  const resolved = resolveParseOptions(options);
+  const all = bodyBytes(body);
+  const prepared = prepareBody(body, resolved);
+  const bytes = prepared.bytes;
+  const out: Diagnostic[] = [];
+  const add = (line: number, severity: Severity, code: string, message: string) => out.push({ line, severity, code, message });
+  const text = (start: number, end: number) => decoder.decode(bytes.subarray(start, end));
+  const utf8 = isValidUtf8(bytes);
+
+  let seenAgent = false;
+  const lines = parseLines(bytes, resolved.mode, (l) => {
+    if (!utf8 && !isValidUtf8(bytes.subarray(l.start, l.end))) add(l.number, 'warning', 'invalid-utf8', 'the line is not valid UTF-8 (RFC 9309 2.3 requires UTF-8)');
+    if (l.tooLong || l.end - l.start > GOOGLE_MAX_LINE_BYTES) {
+      add(l.number, 'warning', 'line-too-long', `the line is longer than ${GOOGLE_MAX_LINE_BYTES} bytes; Google reads only that much of it`);
+    }
+    if (l.unparseable) {
+      add(l.number, 'error', 'unparseable', `no "key: value" here: ${JSON.stringify(text(l.start, l.end).trim().slice(0, 60))} is ignored`);
+      return;
+    }
+    if (l.kind === null) return;
+    const key = text(l.keyStart, l.keyEnd);
+    const value = text(l.valueStart, l.valueEnd);
+    if (l.typo) add(l.number, 'warning', 'typo-key', `"${key}" is a misspelling, accepted leniently: write "${l.kind}"`);
+    if (l.missingColon) add(l.number, 'warning', 'missing-colon', `no ':' between "${key}" and its value (accepted leniently)`);
+    if (l.kind === 'unknown') {
+      const known = EXTENSION_KEYS.has(key.toLowerCase());
+      add(l.number, 'info', known ? 'extension-key' : 'unknown-key', known ? `"${key}" is not part of RFC 9309; some crawlers read it, others ignore it` : `unknown key "${key}" is ignored`);
+      return;
+    }
+    if (l.kind === 'user-agent') {
+      seenAgent = true;
+      if (l.agentToken !== -1 && !isValidProductToken(value)) {
+        const token = productToken(value);
+        add(l.number, 'warning', 'invalid-product-token', token === ''
+          ? `"${value}" has no product token (letters, '_' and '-'): this group applies to no crawler`
+          : `"${value}" is not a product token (letters, '_' and '-' only): it is read as "${token}"`);
+      }
+      return;
+    }
+    if (l.kind === 'allow' || l.kind === 'disallow') {
+      if (!seenAgent) add(l.number, 'warning', 'rule-outside-group', `this ${l.kind} rule comes before any user-agent line and is ignored`);
+      if (value !== '' && value[0] !== '/' && value[0] !== '*') add(l.number, 'warning', 'pattern-start', `"${value}" does not start with '/' or '*'; crawlers may read it differently`);
+      const dollar = value.indexOf('$');
+      if (dollar >= 0 && dollar < value.length - 1) add(l.number, 'warning', 'dollar-not-at-end', `'$' only anchors at the end of a pattern; in "${value}" it is an ordinary character`);
+    }
+  });
+
+  if (prepared.truncated) {
+    add(lines, 'warning', 'past-parse-limit', `${all.length - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
+  }
+  redundantRules(RobotsTxt.parse(bytes, { mode: resolved.mode, maxBytes: Infinity }), resolved.mode, add);
+  return out.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Duplicate rules, and rules that can never decide: for every rule, another one of the other
+ * kind matches the same paths (the same pattern, up to trailing '*') and wins (longer, or
+ * allow at equal length). Checked within each group and across the groups one agent merges.
+ */
+function redundantRules(robots: RobotsTxt, mode: 'rfc' | 'google', add: (line: number, severity: Severity, code: string, message: string) => void): void {
+  const reported = new Set<string>();
+  const sets = robots.groups.map((g) => g.rules);
+  // Groups merged for one agent (the same token in several groups) are checked together too.
+  const byAgent = new Map<string, number[]>();
+  robots.groups.forEach((g, i) => {
+    for (const agent of g.global ? ['*', ...g.agents] : g.agents) {
+      const list = byAgent.get(agent) ?? [];
+      list.push(i);
+      byAgent.set(agent, list);
+    }
+  });
+  for (const list of byAgent.values()) if (list.length > 1) sets.push(list.flatMap((i) => robots.groups[i].rules));
+  for (const rules of sets) {
+    const byMeaning = new Map<string, { kind: 'allow' | 'disallow'; pattern: string; line: number; length: number }[]>();
+    for (const rule of rules) {
+      if (rule.pattern === '') continue;
+      // Normalised patterns are ASCII: their length is their length in octets.
+      const normalised = escapePattern(rule.pattern, mode);
+      let end = normalised.length;
+      if (!normalised.endsWith('$')) while (end > 0 && normalised.charCodeAt(end - 1) === 0x2a) end--;
+      const meaning = normalised.slice(0, end);
+      const list = byMeaning.get(meaning) ?? [];
+      list.push({ kind: rule.kind, pattern: rule.pattern, line: rule.line, length: normalised.length });
+      byMeaning.set(meaning, list);
+    }
+    for (const list of byMeaning.values()) {
+      if (list.length < 2) continue;
+      // The rule that decides for these paths: longest, allow first.
+      const winner = list.reduce((best, r) => (r.length > best.length || (r.length === best.length && r.kind === 'allow' && best.kind !== 'allow') ? r : best));
+      const firstOfKind = new Map<string, number>();
+      for (const r of list) {
+        const id = `${r.line}`;
+        if (r === winner || reported.has(id)) continue;
+        if (r.kind === winner.kind) {
+          const first = firstOfKind.get(r.kind) ?? winner.line;
+          firstOfKind.set(r.kind, first);
+          reported.add(id);
+          add(r.line, 'info', 'duplicate-rule', `"${r.kind}: ${r.pattern}" repeats the rule of line ${first}`);
+        } else {
+          reported.add(id);
+          add(r.line, 'warning', 'shadowed-rule', `"${r.kind}: ${r.pattern}" never decides: "${winner.kind}: ${winner.pattern}" (line ${winner.line}) matches the same paths and wins`);
+        }
+      }
+    }
+  }
+}
