@@ -1,5 +1,6 @@
 // npm run bench [-- --quick]: robots-wasm and its peers on the same inputs, in one run.
-// Prints the report tables and writes bench/results.json.
+// Prints the report tables and writes bench/results.json. `npm run bench -- adversarial` runs
+// the adversarial inputs instead (bench/adversarial.ts) and writes bench/adversarial.json.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { Bench } from 'tinybench';
 import { RobotsPool, RobotsTxt } from 'robots-wasm';
 import { benchFiles, benchUrls, syntheticRobots } from './inputs.js';
 import { PEERS, type PeerChecker } from './peers.js';
+import { runAdversarial } from './adversarial.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
 
 const quick = process.argv.includes('--quick');
@@ -213,6 +215,13 @@ async function main(): Promise<void> {
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, date: new Date().toISOString() };
   console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}\n`);
   const files = benchFiles();
+  if (process.argv.includes('adversarial')) {
+    const normal = files.find((f) => f.role === 'typical 3 KB')!;
+    const adversarial = runAdversarial(normal.body, normal.name);
+    writeFileSync(new URL('../../bench/adversarial.json', import.meta.url), `${JSON.stringify({ machine, adversarial }, null, 2)}\n`);
+    console.log('\nbench/adversarial.json written');
+    return;
+  }
   const fileResults: FileResult[] = [];
   for (const file of files) {
     process.stderr.write(`  ${file.name}...\n`);

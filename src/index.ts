@@ -7,7 +7,7 @@ export { type RobotsBody } from './robots/body.js';
 export { isValidProductToken, productToken } from './robots/agent.js';
 export { getPathParamsQuery, normalizePath, escapePattern } from './url/path.js';
 export { RobotsPool, type PoolOptions } from './pool/pool.js';
-export { wasmMemoryStats } from './wasm/kernel.js';
+export { setWasmMemoryLimit, wasmMemoryStats } from './wasm/kernel.js';
 export { type HeapStats } from './wasm/memory.js';
 export { fetchRobotsTxt, type FetchRobotsOptions, type RobotsFetchResult, type RobotsStatus } from './fetch/fetch.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsCacheRecord, type RobotsCacheSnapshot } from './fetch/cache.js';

@@ -213,6 +213,15 @@ describe('urlControls: the union of every source', () => {
 });
 
 describe('hostile input never throws and keeps what can be read', () => {
+  it('names of Object.prototype members are plain text: entities, zones, header names, agents', () => {
+    expect(rules(parseRobotsMeta('<meta name=robots content="noindex&constructor;x">').rulesFor('x'))).toEqual({ 'noindex&constructor;x': true });
+    expect(rules(parseRobotsTag('unavailable_after: 25 Jun 2010 15:00:00 constructor', { field: 'x-robots-tag' }).rulesFor('x'))).toEqual({});
+    const c = urlControls({ headers: { __proto__: 'noindex', constructor: 'x', 'x-robots-tag': 'constructor: noindex, __proto__: nofollow' } as never }, '__proto__');
+    expect([c.noindex, c.nofollow]).toEqual([false, true]);
+    expect(rules(parseRobotsTag('constructor;noindex, __proto__;nosnippet').rulesFor('constructor'))).toEqual({ noindex: true });
+    expect(({} as Record<string, unknown>).noindex).toBeUndefined();
+  });
+
   it('1 MB of commas, garbage bytes, unterminated quotes, huge values', () => {
     const commas = ','.repeat(1 << 20);
     expect(parseRobotsTag(commas).agents).toEqual([]);

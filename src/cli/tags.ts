@@ -44,7 +44,8 @@ export async function tags(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' }, header: { type: 'string', multiple: true }, html: { type: 'string' }, json: { type: 'boolean' } });
   if (values.help) return (await write(`${TAGS_HELP}\n`), 0);
   const agent = stringValue(values, 'agent', true)!;
-  const headers: Record<string, string[]> = {};
+  // Header names come from the command line or a server: no prototype behind them.
+  const headers: Record<string, string[]> = Object.create(null);
   const addHeader = (name: string, value: string) => (headers[name.trim().toLowerCase()] ??= []).push(value.trim());
   for (const line of (values.header as string[] | undefined) ?? []) {
     const colon = line.indexOf(':');

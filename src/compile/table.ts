@@ -38,7 +38,13 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
   const workSize = k.fn.compileWorkBytes(n, valueBytes);
   const tableBound = k.fn.compileTableBytes(n, valueBytes);
   const table = k.heap.alloc(tableBound);
-  const scratch = k.heap.alloc(inputSize + workSize);
+  let scratch: number;
+  try {
+    scratch = k.heap.alloc(inputSize + workSize);
+  } catch (error) {
+    k.heap.free(table);
+    throw error;
+  }
   try {
     k.u8.set(bytes.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.

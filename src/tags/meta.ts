@@ -40,7 +40,7 @@ export function decodeEntities(text: string): string {
     let ch: string | undefined;
     if (body.startsWith('#x') || body.startsWith('#X')) ch = codePoint(parseInt(body.slice(2), 16), /^[0-9a-f]+$/i.test(body.slice(2)));
     else if (body.startsWith('#')) ch = codePoint(Number(body.slice(1)), /^[0-9]+$/.test(body.slice(1)));
-    else ch = NAMED[body];
+    else ch = Object.hasOwn(NAMED, body) ? NAMED[body] : undefined;
     if (ch === undefined) continue;
     out += text.slice(from, i) + ch;
     from = semi + 1;

@@ -140,7 +140,7 @@ export function isWeekday(word: string): boolean {
 }
 
 function offsetMinutes(zone: string): number | undefined {
-  if (zone in ZONES) return ZONES[zone] * 60;
+  if (Object.hasOwn(ZONES, zone)) return ZONES[zone] * 60;
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
   if (m === null) return undefined;
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));

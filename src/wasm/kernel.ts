@@ -73,9 +73,11 @@ export class Kernel {
   /** A reusable block of at least `size` bytes, valid until the next call of scratch(). */
   scratch(size: number): number {
     if (size > this.scratchSize) {
-      if (this.scratchPtr !== 0) this.heap.free(this.scratchPtr);
-      this.scratchSize = Math.max(size, 4096, this.scratchSize * 2);
-      this.scratchPtr = this.heap.alloc(this.scratchSize);
+      const grown = Math.max(size, 4096, this.scratchSize * 2);
+      this.trimScratch(0);
+      // Only a block that was handed out is recorded: alloc may throw at the memory limit.
+      this.scratchPtr = this.heap.alloc(grown);
+      this.scratchSize = grown;
     }
     return this.scratchPtr;
   }
@@ -95,6 +97,18 @@ let threadKernel: Kernel | undefined;
 /** Size of this thread's WebAssembly memory and how much of it compiled tables and buffers use. */
 export function wasmMemoryStats(): HeapStats {
   return kernel().heap.stats();
+}
+
+/**
+ * Caps this thread's WebAssembly memory at `bytes` (default 2 GiB): compiling a table or
+ * checking a batch that would need more throws a RangeError instead of growing further. The
+ * memory never shrinks, so a limit below its current size only stops further growth.
+ */
+export function setWasmMemoryLimit(bytes: number): void {
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 1 << 20 || bytes > 2 ** 32) {
+    throw new TypeError(`robots-wasm: the memory limit must be an integer from 1 MiB to 4 GiB, got ${String(bytes)}`);
+  }
+  kernel().heap.limit = bytes;
 }
 
 /** This thread's kernel, created on first use. */

@@ -14,6 +14,9 @@ const ALIGN = 16;
  */
 export const HEAP_GUARD = 64;
 
+/** Default ceiling of a thread's WebAssembly memory (see setWasmMemoryLimit). */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 31;
+
 function alignUp(n: number): number {
   return (n + ALIGN - 1) & ~(ALIGN - 1);
 }
@@ -28,6 +31,8 @@ export interface HeapStats {
   liveBlocks: number;
   /** Number of free blocks (fragmentation indicator). */
   freeBlocks: number;
+  /** The most the memory may grow to (setWasmMemoryLimit). */
+  limitBytes: number;
 }
 
 /** Allocator over a WebAssembly.Memory: alloc, free, shrink; grows the memory when nothing fits. */
@@ -40,6 +45,11 @@ export class Heap {
   private readonly live = new Map<number, number>();
   private used = 0;
   private end: number;
+  /**
+   * Most bytes the memory may grow to. 2 GiB by default: the kernel's pointers are i32, and
+   * a crawler that needs more than that has a leak, not a working set.
+   */
+  limit = DEFAULT_MEMORY_LIMIT;
 
   constructor(memory: WebAssembly.Memory, base: number, onGrow: () => void) {
     this.memory = memory;
@@ -52,9 +62,17 @@ export class Heap {
   /** A block of at least `size` bytes; may grow the memory (callers must re-read their views). */
   alloc(size: number): number {
     const need = alignUp(Math.max(size, 1));
+    // Best fit: the smallest free block that holds the request, so large free runs stay whole
+    // for large tables and a long-running process does not fragment its way into growing.
+    let best = -1;
     for (let i = 0; i < this.starts.length; i++) {
-      if (this.sizes[i] >= need) return this.take(i, need);
+      const size = this.sizes[i];
+      if (size >= need && (best < 0 || size < this.sizes[best])) {
+        best = i;
+        if (size === need) break;
+      }
     }
+    if (best >= 0) return this.take(best, need);
     this.grow(need);
     return this.alloc(need);
   }
@@ -90,6 +108,7 @@ export class Heap {
       usedBytes: this.used,
       liveBlocks: this.live.size,
       freeBlocks: this.starts.length,
+      limitBytes: this.limit,
     };
   }
 
@@ -108,11 +127,16 @@ export class Heap {
   }
 
   private grow(need: number): void {
-    // Grow by at least half the current size so a growing working set costs few grows.
+    // Grow by at least half the current size so a growing working set costs few grows, but
+    // never past the limit: then only by what is needed.
     const last = this.starts.length - 1;
     const tailFree = last >= 0 && this.starts[last] + this.sizes[last] === this.end ? this.sizes[last] : 0;
-    const bytes = Math.max(need - tailFree, this.end >>> 1, PAGE);
-    const pages = Math.ceil(bytes / PAGE);
+    const current = this.memory.buffer.byteLength;
+    const needed = Math.ceil(Math.max(need - tailFree, PAGE) / PAGE);
+    if (current + needed * PAGE > this.limit) {
+      throw new RangeError(`robots-wasm: the WebAssembly memory limit of ${this.limit} bytes is reached (${current} in use, ${need} more asked for)`);
+    }
+    const pages = Math.max(needed, Math.min(Math.ceil((this.end >>> 1) / PAGE), Math.floor((this.limit - current) / PAGE)));
     try {
       this.memory.grow(pages);
     } catch {

@@ -1,0 +1,88 @@
+// Adversarial inputs (`npm run bench -- adversarial`): each is parsed, compiled and checked,
+// and its cost is printed next to a normal file's, so that a super-linear blow-up shows. The
+// generators are shared with test/limits.test.ts, which asserts the answers.
+
+import { RobotsTxt } from 'robots-wasm';
+import { formatTime, printTable } from './report.js';
+
+/** 500 KiB of rules like `Disallow: /*a*a*a*...*a$`. */
+export function deepWildcards(): string {
+  const rules: string[] = [];
+  let size = 0;
+  for (let i = 0; size < 500 * 1024; i++) {
+    const rule = `Disallow: /${'*a'.repeat(20 + (i % 30))}${i % 2 ? '$' : `b${i}`}`;
+    rules.push(rule);
+    size += rule.length + 1;
+  }
+  return `User-agent: *\n${rules.join('\n')}\n`;
+}
+
+/** One group of `count` literal rules. */
+export function manyRules(count = 100_000): string {
+  return `User-agent: *\n${Array.from({ length: count }, (_, i) => `Disallow: /r${i}/`).join('\n')}\n`;
+}
+
+/** `count` groups of one rule each (26 product tokens, each named by count / 26 groups), then `*`. */
+export function manyGroups(count = 100_000): string {
+  const groups = Array.from({ length: count }, (_, i) => `User-agent: bot${String.fromCharCode(97 + (i % 26))}${i}\nDisallow: /g${i}/`);
+  return `${groups.join('\n')}\nUser-agent: *\nDisallow: /all/\n`;
+}
+
+/** A rule on one line of `bytes` bytes, then a short one. */
+export function longLine(bytes = 10 << 20): string {
+  return `User-agent: *\nDisallow: /${'x'.repeat(bytes)}\nDisallow: /after\n`;
+}
+
+/** A URL of about `bytes` bytes, and one with `count` percent-escapes. */
+export function longUrl(bytes = 1 << 20): string {
+  return `https://example.com/${'a'.repeat(bytes)}`;
+}
+
+export function escapedUrl(count = 10_000): string {
+  return `https://example.com/${'%41'.repeat(count)}b`;
+}
+
+interface Case {
+  name: string;
+  body: string;
+  urls: string[];
+}
+
+function time(fn: () => void): number {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+/** Runs every case and prints the table. */
+export function runAdversarial(normalBody: string, normalName: string): Record<string, { parseMs: number; tableBytes: number; checkMs: number }> {
+  const typical = ['https://example.com/a/b/c?d=1', '/r5/x', `/${'a'.repeat(2000)}`];
+  const cases: Case[] = [
+    { name: `normal file (${normalName})`, body: normalBody, urls: typical },
+    { name: 'normal file, a 1 MB URL', body: normalBody, urls: [longUrl()] },
+    { name: 'normal file, 10,000 %-escapes in a URL', body: normalBody, urls: [escapedUrl()] },
+    { name: '500 KiB of /*a*a*...*a$ rules', body: deepWildcards(), urls: [...typical, `/${'a'.repeat(2000)}b`] },
+    { name: '500 KiB of /*a*a*...*a$ rules, a 1 MB URL', body: deepWildcards(), urls: [longUrl()] },
+    { name: '100,000 rules in one group', body: manyRules(), urls: typical },
+    { name: '100,000 groups', body: manyGroups(), urls: typical },
+    { name: 'one 10 MB line', body: longLine(), urls: [...typical, `/${'x'.repeat(10 << 20)}`] },
+  ];
+  const results: Record<string, { parseMs: number; tableBytes: number; checkMs: number }> = {};
+  for (const c of cases) {
+    let robots: RobotsTxt | undefined;
+    let tableBytes = 0;
+    const parseMs = time(() => {
+      robots = RobotsTxt.parse(c.body, { maxBytes: Infinity });
+      tableBytes = robots.matcher('ExampleBot').byteLength;
+    });
+    const matcher = robots!.matcher('ExampleBot');
+    matcher.checkMany(c.urls);
+    const checkMs = time(() => matcher.checkMany(c.urls)) / c.urls.length;
+    results[c.name] = { parseMs, tableBytes, checkMs };
+    robots!.dispose();
+  }
+  printTable('Adversarial inputs (parse + compile with no byte limit; time per check)',
+    ['input', 'bytes', 'parse + compile', 'table bytes', 'per check'],
+    cases.map((c) => [c.name, c.body.length.toLocaleString('en'), formatTime(results[c.name].parseMs), results[c.name].tableBytes.toLocaleString('en'), formatTime(results[c.name].checkMs)]));
+  return results;
+}

@@ -1,0 +1,90 @@
+// Limits as a contract (README "Limits"): each at its boundary, and the adversarial inputs of
+// the reliability work: they finish, with the right answers. (How long they take is reported
+// by `npm run bench -- adversarial`, not asserted here.)
+import { describe, expect, it } from 'vitest';
+import { RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '../dist/index.js';
+import { deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules } from '../bench/adversarial.js';
+import { ReferenceRobots } from './oracle/reference.js';
+
+describe('WebAssembly memory ceiling (setWasmMemoryLimit)', () => {
+  it('a table that would need more memory than the limit is a RangeError; raising the limit lets it through', () => {
+    const before = wasmMemoryStats();
+    expect(before.limitBytes).toBe(2 ** 31);
+    const big = `User-agent: *\n${Array.from({ length: 60_000 }, (_, i) => `Disallow: /big/${i}/*.x$`).join('\n')}\n`;
+    setWasmMemoryLimit(before.memoryBytes + (1 << 20));
+    expect(() => RobotsTxt.parse(big).matcher('Bot')).toThrow(/WebAssembly memory limit of \d+ bytes is reached/);
+    // What fits keeps working under the limit.
+    expect(RobotsTxt.parse('User-agent: *\nDisallow: /x\n').isAllowed('/x', 'Bot')).toBe(false);
+    setWasmMemoryLimit(2 ** 31);
+    expect(RobotsTxt.parse(big).isAllowed('/big/7/a.x', 'Bot')).toBe(false);
+    expect(() => setWasmMemoryLimit(1000)).toThrow(TypeError);
+  });
+});
+
+describe('URL length and batch size: no limit, bounded memory', () => {
+  const robots = RobotsTxt.parse('User-agent: *\nDisallow: /*secret\nAllow: /*secret*public$\n');
+  const matcher = robots.matcher('Bot');
+
+  it('a 1 MB URL is checked exactly by every path', () => {
+    const long = `${longUrl(1 << 20)}secret${'b'.repeat(1000)}`;
+    expect(matcher.isAllowed(long)).toBe(false);
+    expect(matcher.isAllowed(`${long}public`)).toBe(true);
+    expect(Array.from(matcher.checkMany(['/x', long, `${long}public`]))).toEqual([1, 0, 1]);
+    expect(Array.from(matcher.checkLines(new TextEncoder().encode(`/x\n${long}\n${long}public`)))).toEqual([1, 0, 1]);
+  });
+
+  it('10,000 percent-escapes in one URL', () => {
+    const url = `${escapedUrl(10_000)}%73ecret`;
+    expect(matcher.isAllowed(url)).toBe(false);
+    expect(Array.from(matcher.checkMany([url, '/%73ecret']))).toEqual([0, 0]);
+  });
+
+  it('a batch of 100,000 URLs with long ones mixed in, without growing memory past its working set', () => {
+    const urls = Array.from({ length: 100_000 }, (_, i) => (i % 10_000 === 0 ? `/${'x'.repeat(100_000)}secret` : `/p${i}${i % 3 ? '' : 'secret'}`));
+    matcher.checkMany(urls);
+    const warm = wasmMemoryStats().memoryBytes;
+    const verdicts = matcher.checkMany(urls);
+    expect(verdicts.filter((v) => v === 0).length).toBe(urls.filter((u) => u.endsWith('secret') || /secret/.test(u)).length);
+    expect(wasmMemoryStats().memoryBytes).toBe(warm);
+  });
+});
+
+describe('adversarial robots.txt files finish with the right answers', () => {
+  it('500 KiB of deep wildcard rules like Disallow: /*a*a*a*...*a$', () => {
+    const body = deepWildcards();
+    const robots = RobotsTxt.parse(body, { maxBytes: 1 << 20 });
+    const paths = [`/${'a'.repeat(2000)}`, `/${'a'.repeat(2000)}b`, `/${'ab'.repeat(1000)}`, `/${'a'.repeat(49)}`, `/${'a'.repeat(19)}`, '/b'];
+    // Rule i has 20 + i % 30 segments "a"; odd ones end in "a$", even ones in "b<i>".
+    expect(paths.map((p) => robots.isAllowed(p, 'Bot'))).toEqual([false, true, true, false, true, true]);
+    // The oracle's position sets are too slow for 6,000 such rules on 2 KB paths: it checks the first 300.
+    const head = body.split('\n').slice(0, 301).join('\n');
+    const oracle = new ReferenceRobots(head, 'Bot', 'rfc');
+    const short = RobotsTxt.parse(head);
+    for (const path of [...paths, `/${'a'.repeat(300)}b298`, `/x${'a'.repeat(30)}b40`]) expect(short.isAllowed(path, 'Bot')).toBe(oracle.isAllowed(path));
+  });
+
+  it('100,000 rules in one group, and 100,000 groups', () => {
+    const a = RobotsTxt.parse(manyRules(100_000), { maxBytes: Infinity });
+    expect([a.isAllowed('/r99999/x', 'Bot'), a.isAllowed('/r100000/x', 'Bot'), a.isAllowed('/r5', 'Bot')]).toEqual([false, true, true]);
+    const b = RobotsTxt.parse(manyGroups(100_000), { maxBytes: Infinity });
+    expect(b.agents.length).toBe(26);
+    // "botc2" is read as the product token "botc": it merges every group named botc<digits>.
+    expect([b.isAllowed('/g2/x', 'botc'), b.isAllowed('/g28/x', 'botc'), b.isAllowed('/g3/x', 'botc'), b.isAllowed('/all/x', 'botc'), b.isAllowed('/all/x', 'Other')]).toEqual([false, false, true, true, false]);
+  });
+
+  it('one 10 MB line: dropped at the default limit, read whole without one', () => {
+    const body = longLine(10 << 20);
+    const cut = RobotsTxt.parse(body);
+    expect(cut.truncated).toBe(true);
+    expect(cut.groups[0].rules).toHaveLength(0);
+    const whole = RobotsTxt.parse(body, { maxBytes: Infinity });
+    expect([whole.isAllowed(`/${'x'.repeat(10 << 20)}`, 'Bot'), whole.isAllowed('/after', 'Bot'), whole.isAllowed('/x', 'Bot')]).toEqual([false, false, true]);
+  });
+
+  it('agents named like Object.prototype members are ordinary agents', () => {
+    const robots = RobotsTxt.parse('User-agent: __proto__\nDisallow: /p\n\nUser-agent: constructor\nDisallow: /c\n\nUser-agent: hasOwnProperty\nDisallow: /h\n');
+    expect(['__proto__', 'constructor', 'hasOwnProperty', 'toString'].map((agent) => robots.isAllowed(`/${agent[0] === '_' ? 'p' : agent[0]}`, agent))).toEqual([false, false, false, true]);
+    expect(robots.agents).toEqual(['__proto__', 'constructor', 'hasownproperty']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
