@@ -46,6 +46,12 @@ interface Case {
   name: string;
   body: string;
   urls: string[];
+  agent?: string;
+}
+
+/** Groups for agents named like Object.prototype members (they must stay ordinary agents). */
+export function prototypeAgents(): string {
+  return ['__proto__', 'constructor', 'hasOwnProperty', 'toString'].map((agent) => `User-agent: ${agent}\nDisallow: /${agent}/\n`).join('\n');
 }
 
 function time(fn: () => void): number {
@@ -66,6 +72,7 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     { name: '100,000 rules in one group', body: manyRules(), urls: typical },
     { name: '100,000 groups', body: manyGroups(), urls: typical },
     { name: 'one 10 MB line', body: longLine(), urls: [...typical, `/${'x'.repeat(10 << 20)}`] },
+    { name: 'agents named __proto__, constructor, hasOwnProperty', body: prototypeAgents(), urls: typical, agent: '__proto__' },
   ];
   const results: Record<string, { parseMs: number; tableBytes: number; checkMs: number }> = {};
   // Warm the kernel and the JIT on the normal file first, so its row is not a cold start.
@@ -75,9 +82,9 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     let tableBytes = 0;
     const parseMs = time(() => {
       robots = RobotsTxt.parse(c.body, { maxBytes: Infinity });
-      tableBytes = robots.matcher('ExampleBot').byteLength;
+      tableBytes = robots.matcher(c.agent ?? 'ExampleBot').byteLength;
     });
-    const matcher = robots!.matcher('ExampleBot');
+    const matcher = robots!.matcher(c.agent ?? 'ExampleBot');
     matcher.checkMany(c.urls);
     const checkMs = time(() => matcher.checkMany(c.urls)) / c.urls.length;
     results[c.name] = { parseMs, tableBytes, checkMs };
