@@ -7,6 +7,7 @@ import { CHUNK_BYTES, type Matcher } from '../matcher.js';
 import { inputStream, loadRobots, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
 import { describeAccess } from './fetch.js';
 
+/** `robots-wasm check --help`. */
 export const CHECK_HELP = `usage: robots-wasm check <robots.txt file | URL> --agent NAME [options] [URLS_FILE | -]
 
 One verdict per URL (one URL per line; blank lines are skipped), streamed in constant memory.
@@ -56,6 +57,7 @@ function block(state: CheckState, bytes: Uint8Array): Uint8Array | string {
   return out;
 }
 
+/** Runs `robots-wasm check`; resolves with the exit code. */
 export async function check(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     agent: { type: 'string' }, mode: { type: 'string' }, filter: { type: 'boolean' }, json: { type: 'boolean' },

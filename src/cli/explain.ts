@@ -3,6 +3,7 @@
 
 import { loadRobots, modeOf, parse, stringValue, UsageError, write, colour } from './io.js';
 
+/** `robots-wasm explain --help`. */
 export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> --agent NAME [options] URL...
 
 For each URL: the verdict, the rule that decided it (as written, with its line) and which
@@ -14,6 +15,7 @@ group applied: the agent's own (specific), several of its own (merged), the * gr
 
 example: robots-wasm explain examples/robots.txt --agent ExampleBot https://www.example.com/cart/checkout`;
 
+/** Runs `robots-wasm explain`; resolves with the exit code. */
 export async function explain(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' }, 'user-agent': { type: 'string' } });
   if (values.help) return (await write(`${EXPLAIN_HELP}\n`), 0);

@@ -5,6 +5,7 @@ import type { RobotsFetchResult } from '../fetch/fetch.js';
 import { fetchRobotsTxt } from '../fetch/fetch.js';
 import { colour, integerValue, modeOf, parse, stringValue, UsageError, write } from './io.js';
 
+/** `robots-wasm fetch --help`. */
 export const FETCH_HELP = `usage: robots-wasm fetch <origin | URL> --agent NAME [options]
 
 Fetches the origin's /robots.txt and prints the access result (status, HTTP status, redirects,
@@ -26,6 +27,7 @@ export function describeAccess(r: RobotsFetchResult): string {
   return `robots.txt unreachable (${why}): everything is disallowed`;
 }
 
+/** Runs `robots-wasm fetch`; resolves with the exit code. */
 export async function fetchCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' },

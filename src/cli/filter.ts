@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { RobotsCache } from '../fetch/cache.js';
 import { inputStream, integerValue, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
 
+/** `robots-wasm filter --help`. */
 export const FILTER_HELP = `usage: robots-wasm filter --agent NAME [options] [URLS_FILE | -]
 
 Prints the URLs (one per line, any number of hosts) that the agent may fetch, in order. Each
@@ -22,6 +23,7 @@ everything (RFC 9309 2.3.1). URLs that are not absolute http(s) URLs are dropped
 
 example: robots-wasm filter --agent ExampleBot --cache robots-cache.json frontier.txt`;
 
+/** Runs `robots-wasm filter`; resolves with the exit code. */
 export async function filter(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, concurrency: { type: 'string' },

@@ -25,18 +25,21 @@ export function parse(args: string[], options: Options): { values: Record<string
   }
 }
 
+/** The string value of option `name`; a UsageError when it is required and missing. */
 export function stringValue(values: Record<string, unknown>, name: string, required = false): string | undefined {
   const value = values[name];
   if (value === undefined && required) throw new UsageError(`--${name} is required`);
   return value as string | undefined;
 }
 
+/** The --mode option (rfc or google, default rfc). */
 export function modeOf(values: Record<string, unknown>): Mode {
   const mode = (values.mode as string | undefined) ?? 'rfc';
   if (mode !== 'rfc' && mode !== 'google') throw new UsageError(`--mode must be rfc or google, got ${mode}`);
   return mode;
 }
 
+/** A positive integer option, or `fallback` when absent. */
 export function integerValue(values: Record<string, unknown>, name: string, fallback: number): number {
   const raw = values[name] as string | undefined;
   if (raw === undefined) return fallback;
@@ -45,6 +48,7 @@ export function integerValue(values: Record<string, unknown>, name: string, fall
   return n;
 }
 
+/** Does the argument name an http(s) URL rather than a file? */
 export function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
 }

@@ -5,6 +5,7 @@ import { fetchRobotsTxt } from '../fetch/fetch.js';
 import { colour, isUrl, modeOf, parse, readFile, UsageError, write } from './io.js';
 import { describeAccess } from './fetch.js';
 
+/** `robots-wasm lint --help`. */
 export const LINT_HELP = `usage: robots-wasm lint <robots.txt file | URL> [--json] [--mode rfc|google]
 
 Diagnostics with line numbers: misspelt keys, lines without a colon, rules before any
@@ -16,6 +17,7 @@ Exit code 1 when there is an error-level diagnostic.
 
 example: robots-wasm lint examples/robots.txt`;
 
+/** Runs `robots-wasm lint`; resolves with the exit code (1 when there is an error). */
 export async function lint(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { json: { type: 'boolean' }, mode: { type: 'string' } });
   if (values.help) return (await write(`${LINT_HELP}\n`), 0);

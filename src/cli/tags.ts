@@ -4,6 +4,7 @@
 import { urlControls, type UrlControls } from '../tags/controls.js';
 import { colour, isUrl, parse, readFile, stringValue, UsageError, write } from './io.js';
 
+/** `robots-wasm tags --help`. */
 export const TAGS_HELP = `usage: robots-wasm tags --agent NAME [--header 'Name: value']... [--html FILE | URL]
 
 The URL-level controls that apply to the agent: the union of the Robots-Tag and X-Robots-Tag
@@ -40,6 +41,7 @@ async function fetchPage(url: string): Promise<{ headers: [string, string][]; ht
   return { headers, html: Buffer.concat(chunks).subarray(0, MAX_HTML) };
 }
 
+/** Runs `robots-wasm tags`; resolves with the exit code. */
 export async function tags(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' }, header: { type: 'string', multiple: true }, html: { type: 'string' }, json: { type: 'boolean' } });
   if (values.help) return (await write(`${TAGS_HELP}\n`), 0);
