@@ -94,15 +94,18 @@ function scanLine(buf: usize, start: i32, len: i32): void {
   let hashes = -1;
   let colons = -1;
   let i = start;
-  for (; i < len; i += 16) {
+  // 32 bytes a step: one branch per step instead of per 16 bytes (the guard after every input
+  // covers the over-read).
+  for (; i < len; i += 32) {
     const v = v128.load(buf + i);
-    const ends = i8x16.bitmask(v128.or(i8x16.eq(v, lf), i8x16.eq(v, cr)));
+    const w = v128.load(buf + i + 16);
+    const ends = i8x16.bitmask(v128.or(i8x16.eq(v, lf), i8x16.eq(v, cr))) | (i8x16.bitmask(v128.or(i8x16.eq(w, lf), i8x16.eq(w, cr))) << 16);
     if (hashes < 0) {
-      const m = i8x16.bitmask(v128.or(i8x16.eq(v, hash), i8x16.eq(v, nul)));
+      const m = i8x16.bitmask(v128.or(i8x16.eq(v, hash), i8x16.eq(v, nul))) | (i8x16.bitmask(v128.or(i8x16.eq(w, hash), i8x16.eq(w, nul))) << 16);
       if (m != 0) hashes = i + ctz(m);
     }
     if (colons < 0) {
-      const m = i8x16.bitmask(i8x16.eq(v, colon));
+      const m = i8x16.bitmask(i8x16.eq(v, colon)) | (i8x16.bitmask(i8x16.eq(w, colon)) << 16);
       if (m != 0) colons = i + ctz(m);
     }
     if (ends != 0) {
