@@ -4,7 +4,7 @@
 // reads stay in bounds, and the bytes read are masked out.
 
 import {
-  HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_RULES, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
+  HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
 import { initScanSets } from './scan';
@@ -109,10 +109,9 @@ function writeDecimal(at: usize, n: u32): i32 {
 /**
  * Checks the newline-separated URLs in buf[0, len) (a CR before the LF is part of the line end;
  * a final line without LF counts) and writes, by `mode` (LINES_* in layout.ts): a verdict byte
- * per line, the deciding rule per line (i32), the allowed lines themselves, or a report line per
- * non-blank line. Returns the number of lines, or for LINES_FILTER / LINES_REPORT the bytes
- * written. `out` needs a byte per line, 4 per line, len + 1, or len + REPORT_EXTRA_BYTES per
- * line; `scratch` 3 * longest line + 1 bytes.
+ * per line, the allowed lines themselves, or a report line per non-blank line. Returns the
+ * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs a byte per
+ * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` 3 * longest line + 1 bytes.
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
   let count = 0;
@@ -124,8 +123,6 @@ export function checkLines(table: usize, buf: usize, len: i32, out: usize, scrat
     const lineEnd = urlEnd;
     if (mode == LINES_VERDICTS) {
       store<u8>(out + count, verdict(table, r));
-    } else if (mode == LINES_RULES) {
-      store<i32>(out + (<usize>count << 2), r);
     } else {
       let end = lineEnd;
       if (end > start && load<u8>(buf + end - 1) == 0x0d) end--;
@@ -152,7 +149,7 @@ export function checkLines(table: usize, buf: usize, len: i32, out: usize, scrat
     start = lineEnd + 1;
   }
   disallowedLines = disallowed;
-  return mode == LINES_VERDICTS || mode == LINES_RULES ? count : <i32>(at - out);
+  return mode == LINES_VERDICTS ? count : <i32>(at - out);
 }
 
 /** Non-blank lines the last LINES_FILTER / LINES_REPORT checkLines call disallowed. */

@@ -3,7 +3,7 @@
 
 import {
   FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, LINES_FILTER, LINES_REPORT,
-  LINES_RULES, LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH, RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
+  LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH, RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
 } from './compile/layout.js';
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
@@ -224,15 +224,6 @@ export class Matcher {
   }
 
   /**
-   * Internal: per line of `bytes` (as checkLines splits them), the deciding rule's strength
-   * number (see rule()), RESULT_NO_MATCH or RESULT_ROBOTS_TXT.
-   */
-  decideLines(bytes: Uint8Array): Int32Array {
-    const { output } = this.#lines(bytes, LINES_RULES);
-    return new Int32Array(output.buffer, output.byteOffset, output.length >>> 2);
-  }
-
-  /**
    * Internal (the CLI's check command): the allowed lines of `bytes` (`filter`), or per
    * non-blank line "allow<TAB>url" / "disallow<TAB>url<TAB>rule line", each LF-terminated,
    * with the number of non-blank lines disallowed.
@@ -251,15 +242,15 @@ export class Matcher {
     while (start < bytes.length) {
       const end = lineChunkEnd(bytes, start, CHUNK_BYTES);
       const size = end - start;
-      // Output room by mode (assembly/index.ts): a byte or an i32 per line (at most size + 1
-      // lines), the allowed lines, or the lines with what a report adds to each.
-      const outBytes = [size + 1, 4 * (size + 1), size + 1, size + REPORT_EXTRA_BYTES * (size + 1)][mode];
+      // Output room by mode (assembly/index.ts): a byte per line (at most size + 1 lines), the
+      // allowed lines, or the lines with what a report adds to each.
+      const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
       // buffer | output | normalisation scratch, each with scan slack
       const bufAt = k.scratch(size + outBytes + 3 * size + 128);
       const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);
-      parts.push(k.u8.slice(outAt, outAt + (mode === LINES_RULES ? 4 * n : n)));
+      parts.push(k.u8.slice(outAt, outAt + n));
       disallowed += k.fn.linesDisallowed();
       start = end;
     }

@@ -1,6 +1,6 @@
 // `robots-wasm check`: one verdict per URL of a file or stdin against one robots.txt. The input
 // is read in 1 MiB chunks cut at line ends and each chunk goes through the matcher's line
-// path (checkLines / decideLines) in one call, so memory stays constant for any input size
+// path (Matcher.reportLines) in one call, so memory stays constant for any input size
 // and the per-URL work in JavaScript is only copying bytes to the output.
 
 import { CHUNK_BYTES, type Matcher } from '../matcher.js';

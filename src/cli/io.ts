@@ -65,15 +65,14 @@ export function readFile(path: string): Uint8Array {
 }
 
 /** A robots.txt from a file, or fetched (with the access rules of RFC 9309) from a URL or origin. */
-export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt; fetched?: RobotsFetchResult; bytes?: Uint8Array }> {
+export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt; fetched?: RobotsFetchResult }> {
   if (source === undefined) throw new UsageError('give a robots.txt file or URL');
   if (isUrl(source)) {
     const fetched = await fetchRobotsTxt(source, { mode, userAgent });
     return { robots: fetched.robots, fetched };
   }
   if (!existsSync(source)) throw new UsageError(`no such file: ${source}`);
-  const bytes = readFile(source);
-  return { robots: RobotsTxt.parse(bytes, { mode }), bytes };
+  return { robots: RobotsTxt.parse(readFile(source), { mode }) };
 }
 
 /** A stream of input bytes: a file, or stdin for `-` or none (refused when stdin is a terminal). */

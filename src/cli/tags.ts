@@ -1,6 +1,7 @@
 // `robots-wasm tags`: the URL-level controls (Robots-Tag / X-Robots-Tag headers, robots meta
 // tags) that apply to an agent, from headers and HTML given on the command line or fetched.
 
+import { readLimited } from '../fetch/fetch.js';
 import { urlControls, type UrlControls } from '../tags/controls.js';
 import { colour, isUrl, parse, readFile, stringValue, UsageError, write } from './io.js';
 
@@ -27,18 +28,7 @@ async function fetchPage(url: string): Promise<{ headers: [string, string][]; ht
   } catch (error) {
     throw new UsageError(`cannot fetch ${url}: ${(error as Error).message}`);
   }
-  const headers = [...response.headers];
-  const reader = response.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (reader !== undefined && total < MAX_HTML) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    total += value.length;
-  }
-  await reader?.cancel().catch(() => undefined);
-  return { headers, html: Buffer.concat(chunks).subarray(0, MAX_HTML) };
+  return { headers: [...response.headers], html: await readLimited(response, MAX_HTML) };
 }
 
 /** Runs `robots-wasm tags`; resolves with the exit code. */

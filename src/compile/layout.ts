@@ -77,9 +77,8 @@ export const NO_RULE = 0xffffffff;
 // Results of a single check, as returned by the kernel.
 // What checkLines writes per line of a buffer of URLs.
 export const LINES_VERDICTS = 0; // one byte: 1 allow, 0 disallow
-export const LINES_RULES = 1; // an i32: the deciding rule (see RESULT_*)
-export const LINES_FILTER = 2; // the text of each allowed line, LF-terminated
-export const LINES_REPORT = 3; // "allow\t<url>\n" or "disallow\t<url>\t<rule line>\n" per line
+export const LINES_FILTER = 1; // the text of each allowed line, LF-terminated
+export const LINES_REPORT = 2; // "allow\t<url>\n" or "disallow\t<url>\t<rule line>\n" per line
 /** Output bytes LINES_REPORT adds per line at most: "disallow\t", "\t", 10 digits, "\n". */
 export const REPORT_EXTRA_BYTES = 21;
 

@@ -122,7 +122,7 @@ export class RobotsCache {
    */
   async get(urlOrOrigin: string): Promise<RobotsFetchResult> {
     requireString(urlOrOrigin, 'url');
-    const entry = await this.#ready(robotsLocation(urlOrOrigin).origin);
+    const entry = await this.#readyNow(robotsLocation(urlOrOrigin).origin);
     return entry.result!;
   }
 
@@ -131,7 +131,7 @@ export class RobotsCache {
     requireString(url, 'url');
     const origin = originOf(url);
     if (origin === undefined) throw new TypeError(`robots-wasm: not an absolute http(s) URL: ${JSON.stringify(url.slice(0, 200))}`);
-    return this.#verdict(await this.#ready(origin), url);
+    return this.#verdict(await this.#readyNow(origin), url);
   }
 
   /**
@@ -279,10 +279,6 @@ export class RobotsCache {
     if (entry.result !== undefined && entry.result.expiresAt > Date.now()) return entry;
     entry.refresh ??= this.#refresh(origin, entry).finally(() => (entry.refresh = undefined));
     return entry.refresh;
-  }
-
-  async #ready(origin: string): Promise<Entry> {
-    return this.#readyNow(origin);
   }
 
   /** The origin's entry (created if needed), marked most recently used. */

@@ -11,6 +11,7 @@
 // limit applies to the decoded bytes, so a compressed bomb is cut like any long body.
 
 import { integerOption } from '../args.js';
+import { concatBytes } from '../bytes.js';
 import { DEFAULT_MAX_BYTES, resolveParseOptions, type Mode } from '../robots/options.js';
 import { RobotsTxt } from '../robots-txt.js';
 import { freshnessMs, MAX_TTL_MS } from './freshness.js';
@@ -153,7 +154,7 @@ function fallback(
 }
 
 /** Reads at most `limit` bytes of a body stream, then stops the download. */
-async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+export async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -169,15 +170,7 @@ async function readLimited(response: Response, limit: number): Promise<Uint8Arra
     if (total >= limit) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
-  const bytes = new Uint8Array(Math.min(total, limit));
-  let at = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - at);
-    bytes.set(part, at);
-    at += part.length;
-    if (at === bytes.length) break;
-  }
-  return bytes;
+  return concatBytes(chunks).subarray(0, limit);
 }
 
 function describe(error: unknown): string {

@@ -3,7 +3,7 @@
 // reports is what the parser did.
 
 import { GOOGLE_MAX_LINE_BYTES, parseLines, EXTENSION_KEYS } from './parse.js';
-import { prepareBody, bodyBytes, type RobotsBody } from './body.js';
+import { prepareBody, type RobotsBody } from './body.js';
 import { resolveParseOptions, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { RobotsTxt } from '../robots-txt.js';
@@ -40,7 +40,6 @@ function isValidUtf8(bytes: Uint8Array): boolean {
  */
 export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
   const resolved = resolveParseOptions(options);
-  const all = bodyBytes(body);
   const prepared = prepareBody(body, resolved);
   const bytes = prepared.bytes;
   const out: Diagnostic[] = [];
@@ -87,7 +86,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   });
 
   if (prepared.truncated) {
-    add(lines, 'warning', 'past-parse-limit', `${all.length - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
+    add(lines, 'warning', 'past-parse-limit', `${prepared.originalLength - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
   }
   redundantRules(RobotsTxt.parse(bytes, { mode: resolved.mode, maxBytes: Infinity }), resolved.mode, add);
   return out.sort((a, b) => a.line - b.line);

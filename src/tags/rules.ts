@@ -4,7 +4,7 @@
 // limit), the smallest image preview (none < standard < large), the earliest
 // unavailable_after. Header, meta, agent and `*` statements all go through putRule().
 
-import { asciiLower, productToken } from '../robots/agent.js';
+import { agentKey as robotsAgentKey } from '../robots/agent.js';
 
 export type RuleValue = true | string | number;
 export type RuleMap = Map<string, RuleValue>;
@@ -111,7 +111,7 @@ export class RobotsRules {
 
 /** How rules are filed per agent: `*`, or the agent's product token in lowercase ('' for none). */
 export function agentKey(agent: string): string {
-  return agent.trim() === '*' ? '*' : asciiLower(productToken(agent));
+  return agent.trim() === '*' ? '*' : (robotsAgentKey(agent, 'rfc') ?? '');
 }
 
 /** The rule map of `agent` in `byAgent` (created on first use). */
