@@ -6,7 +6,7 @@
 // so the image is position-independent (toBytes/fromBytes are plain copies).
 //
 //   header (HEADER_SIZE bytes)
-//     magic "RWT2" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
+//     magic "RWT3" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
 //     rule count | rules offset | root node offset (0: no rules) | pool offset | pool length
 //     filter offset (0: none) | reserved
 //   rules: RULE_SIZE bytes each, ordered by strength: longest pattern first, allow before
@@ -42,8 +42,11 @@
 //     gate bytes of keys of two or more bytes, and for one-byte keys | bucket bits | buckets
 //     offset | first one-byte key | buckets: (1 << bits) + 1 key indices (the gate pairs hash
 //     to buckets; bucket b holds keys[buckets[b], buckets[b + 1])) | keys: KEY_SIZE each (pool
-//     offset, length, gate offset, gate pair, rules offset, rule count), by bucket, then the
-//     one-byte keys | each key's rules: (strength number, literal length), ascending strength
+//     offset, length, gate offset, gate pair, rules offset, rule count, bytes shared with the
+//     previous key of its run), by bucket, within a bucket by gate offset and then in byte
+//     order (a run: keys with one gate offset, all anchored at the same path position for a
+//     given candidate, so a scan can skip by shared prefix), then the one-byte keys | each
+//     key's rules: (strength number, literal length), ascending strength
 //
 // Cost per path: one walk down the trie (bounded by the path length, independent of the
 // number of literal rules), plus, when the walk reaches wildcard rules, one filter pass and
@@ -58,7 +61,7 @@ import {
   FILTER_GATE2_HI, FILTER_SINGLES, FILTER_SIZE, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
   HDR_POOL_LEN, HDR_POOL_OFF, HDR_RESERVED, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
-  KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
+  KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_SHARED, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
   KEY_SIZE, MAX_FILTER_KEYS, NODE_END_RULE, NODE_FIXED_SIZE, NODE_KEYED_BIT, NODE_LABEL_CHILDREN,
   NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, NO_KEY, NO_RULE,
   RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE,
@@ -68,6 +71,9 @@ import {
 import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
 import { addToRows, findByte, nibbleTablesOfRows } from './scan';
 import { childIndexBytes, writeChildIndex } from './node';
+
+/** Gate offsets in the filter's sort key are capped to this (ordering only). */
+const GATE_SORT_MAX: u32 = (1 << 29) - 1;
 
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
 const FILTER_MIN_RULES = 2;
@@ -501,7 +507,9 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     set(pairOf, i, pair);
     const single: u64 = len >= 2 ? 0 : 1;
     const bucket: u64 = len >= 2 ? <u64>((pair * GATE_HASH) >>> (32 - bucketBits)) : 0;
-    setItem(keyOrder, i, (single << 40) | (bucket << 20) | <u64>i);
+    // Within a bucket, keys with the same gate offset (a run) stay in byte order (i is).
+    const gateBits: u64 = <u64>(gate < GATE_SORT_MAX ? gate : GATE_SORT_MAX);
+    setItem(keyOrder, i, (single << 63) | (bucket << 46) | (gateBits << 17) | <u64>i);
   }
   sortValues(keyOrder, sortTmp, keyCount);
 
@@ -687,11 +695,11 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     let bucket = 0;
     for (let j = 0; j < keyCount; j++) {
       const sortKey = item(keyOrder, j);
-      const i = <i32>(sortKey & 0xfffff);
+      const i = <i32>(sortKey & 0x1ffff);
       set(rank, i, j);
       if (j < multiKeys) {
         // Bucket starts: every bucket up to this key's begins at j or before.
-        const b = <i32>((sortKey >> 20) & 0xfffff);
+        const b = <i32>((sortKey >> 46) & 0x1ffff);
         while (bucket <= b) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), j);
       }
       const k = get(keyList, i);
@@ -704,6 +712,14 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       store<u32>(key + KEY_LEN, len);
       store<u32>(key + KEY_GATE, gate);
       store<u32>(key + KEY_GATE_PAIR, pair);
+      let shared: u32 = 0;
+      if (j > 0 && len >= 2 && (item(keyOrder, j - 1) >> 17) == (sortKey >> 17)) {
+        const before = get(keyList, <i32>(item(keyOrder, j - 1) & 0x1ffff));
+        if (get(gateOf, <i32>(item(keyOrder, j - 1) & 0x1ffff)) == gate) {
+          shared = <u32>sharedPrefix(patternOf(before) + get(keyRel, before), <i32>get(keyLen, before), patternOf(k) + get(keyRel, k), <i32>len);
+        }
+      }
+      store<u32>(key + KEY_SHARED, shared);
       if (len == 1) {
         addToRows(single, pair);
       } else {

@@ -7,12 +7,12 @@ import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
   FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, KEY_GATE, KEY_LEN,
-  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, NODE_KEYED_BIT,
+  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, NODE_KEYED_BIT,
   KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_KEY, NO_RULE, NODE_END_RULE, NODE_FIXED_SIZE,
   NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, RULE_ALLOW_BIT,
   RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
-import { indexOfSegment, inSet } from './scan';
+import { findByte, indexOfSegment, inSet } from './scan';
 import { childIndexBytes, childRank } from './node';
 
 // Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
@@ -37,8 +37,7 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
   while (true) {
     while (i < end && load<u8>(pat + i) == 0x2a) i++;
     if (i == end) return true; // trailing '*' (and '$') absorbs the rest of the path
-    let j = i;
-    while (j < end && load<u8>(pat + j) != 0x2a) j++;
+    const j = findByte(pat, i, end, 0x2a);
     const segLen = j - i;
     if (j == end) {
       if (anchored) {
@@ -53,13 +52,26 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
   }
 }
 
-/** Compares the `len` bytes at a and b. */
-// @ts-ignore: decorator
-@inline function sameBytes(a: usize, b: usize, len: i32): bool {
+/**
+ * Length of the common prefix of the `n` bytes at a and b (n may be 0), 8 bytes at a time: a
+ * bucket may hold dozens of keys under one directory. Reads up to 7 bytes past both ends,
+ * which stay in bounds (see assembly/index.ts) and are masked out.
+ */
+function commonPrefix(a: usize, b: usize, n: i32): i32 {
   let j = 0;
-  while (j < len && load<u8>(a + j) == load<u8>(b + j)) j++;
-  return j == len;
+  for (; j + 8 <= n; j += 8) {
+    const x = load<u64>(a + j) ^ load<u64>(b + j);
+    if (x != 0) return j + <i32>(ctz(x) >> 3);
+  }
+  if (j < n) {
+    const x = (load<u64>(a + j) ^ load<u64>(b + j)) & ((<u64>1 << (<u64>(n - j) << 3)) - 1);
+    return x != 0 ? j + <i32>(ctz(x) >> 3) : n;
+  }
+  return n;
 }
+
+const RUN_UNKNOWN = -1;
+const RUN_PAST = -2;
 
 // @ts-ignore: decorator
 @inline function markKey(k: i32): void {
@@ -75,7 +87,8 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
  */
 function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): void {
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
-  memory.fill(OCCURRED, 0, <usize>((keyCount + 31) >>> 5) << 2);
+  // A store per 64 keys: memory.fill is a call out of the module, and most filters have few keys.
+  for (let w = 0; w < keyCount; w += 64) store<u64>(OCCURRED + (<usize>w >>> 3), 0);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
   const buckets = table + <usize>u32At(filter + FILTER_BUCKETS_OFF);
   const shift = 32 - u32At(filter + FILTER_BUCKET_BITS);
@@ -96,13 +109,42 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
       const pair = (<u32>load<u8>(path + at) << 8) | load<u8>(path + at + 1);
       const b = <usize>((pair * GATE_HASH) >>> shift);
       const end = <i32>u32At(buckets + ((b + 1) << 2));
+      // Keys of a run (same gate offset, byte order) are all compared with the path from the
+      // same start. `agreed`: how many bytes the path and the previous key of the run have in
+      // common (they differ next, or one of them ends there); RUN_UNKNOWN before any
+      // comparison, RUN_PAST when no later key of the run can occur here.
+      let runGate = -1;
+      let agreed = RUN_UNKNOWN;
       for (let k = <i32>u32At(buckets + (b << 2)); k < end; k++) {
         const key = keys + <usize>k * KEY_SIZE;
-        if (u32At(key + KEY_GATE_PAIR) != pair) continue;
+        const gate = <i32>u32At(key + KEY_GATE);
+        if (gate != runGate) {
+          runGate = gate;
+          agreed = RUN_UNKNOWN;
+        } else if (agreed == RUN_PAST) {
+          continue;
+        } else if (agreed >= 0) {
+          const shared = <i32>u32At(key + KEY_SHARED);
+          // It differs from the path where the previous key did (or is longer than the path).
+          if (shared > agreed) continue;
+          // It sorts after the previous key at a byte the path has in common with that key:
+          // so does every later key of the run.
+          if (shared < agreed) {
+            agreed = RUN_PAST;
+            continue;
+          }
+        }
+        const start = at - gate;
+        if (start < from) {
+          agreed = RUN_PAST;
+          continue;
+        }
+        if (agreed == RUN_UNKNOWN && u32At(key + KEY_GATE_PAIR) != pair) continue;
         const keyLen = <i32>u32At(key + KEY_LEN);
-        const start = at - <i32>u32At(key + KEY_GATE);
-        if (start < from || start + keyLen > len) continue;
-        if (sameBytes(path + start, table + <usize>u32At(key + KEY_POOL_OFF), keyLen)) markKey(k);
+        const room = len - start;
+        const known = agreed >= 0 ? agreed : 0; // bytes before `known` are already equal
+        agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
+        if (agreed == keyLen) markKey(k);
       }
     }
     if (singles < keyCount) {

@@ -1,7 +1,7 @@
 // The WebAssembly matcher against the plain-JS model of the reference (test/oracle), which
 // shares no code with src/.
 import { describe, expect, it } from 'vitest';
-import { RobotsTxt, type Mode } from '../src/index.js';
+import { RobotsTxt, type Matcher, type Mode } from '../src/index.js';
 import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
@@ -48,6 +48,16 @@ describe('compiled table against brute force over the position-set matcher', () 
   });
 });
 
+/** The matcher decides `path` by a rule of the length and kind brute force picks (or none). */
+function expectBruteForceVerdict(matcher: Matcher, rules: readonly PatternRule[], path: string): void {
+  const bytes = encoder.encode(path);
+  const matching = rules.filter((rule) => positionSetMatches(bytes, encoder.encode(rule.pattern)));
+  const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
+  const r = matcher.decide(path);
+  expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+    .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
+}
+
 describe('wildcard key filter', () => {
   it('nibble tables test set membership exactly up to 8 row patterns, and a superset beyond', () => {
     const next = rng(9);
@@ -75,13 +85,29 @@ describe('wildcard key filter', () => {
       const matcher = compilePatterns(rules);
       for (let p = 0; p < 300; p++) {
         const text = randomText(next, alphabet, 40);
-        const path = text.startsWith('/') ? `/a${text}` : `/${text}`;
-        const bytes = encoder.encode(path);
-        const matching = rules.filter((rule) => positionSetMatches(bytes, encoder.encode(rule.pattern)));
-        const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
-        const r = matcher.decide(path);
-        expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
-          .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
+        expectBruteForceVerdict(matcher, rules, text.startsWith('/') ? `/a${text}` : `/${text}`);
+      }
+      matcher.dispose();
+    }
+  });
+
+  it('keys sharing long prefixes (one bucket, skipped by shared prefix) match like brute force', () => {
+    // Many keys under one directory get the same gate, so a bucket scan compares them as a
+    // sorted run: keys that are prefixes of others, paths ending inside a key, and paths that
+    // sort between, before and after the keys all have to come out as brute force says.
+    const next = rng(12);
+    const dirs = ['/medialibrary/pdfs/', '/media-library/', '/medialibrary/pdfs/factsheets/'];
+    const words = ['a', 'ab', 'abc', 'abd', 'b', 'ba', 'sophos', 'sophosa', 'sophosb', 'safe', 'safeguard', 'zz'];
+    for (let set = 0; set < 30; set++) {
+      const rules: PatternRule[] = Array.from({ length: 30 + Math.floor(next() * 90) }, (_, id) => {
+        const key = dirs[Math.floor(next() * dirs.length)] + randomText(next, words, 1 + Math.floor(next() * 3));
+        return { id, line: id + 1, allow: next() < 0.3, pattern: `/*${key}${next() < 0.3 ? '*' : ''}${next() < 0.2 ? '$' : ''}` };
+      });
+      const matcher = compilePatterns(rules);
+      for (let p = 0; p < 200; p++) {
+        const rule = rules[Math.floor(next() * rules.length)].pattern.replace(/[*$]/g, '');
+        const cut = Math.floor(next() * (rule.length + 4));
+        expectBruteForceVerdict(matcher, rules, `/x${rule.slice(0, cut)}${next() < 0.5 ? randomText(next, words, 2) : ''}`);
       }
       matcher.dispose();
     }

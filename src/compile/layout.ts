@@ -4,7 +4,7 @@
 // src/robots/parse.ts). This file is compiled by both TypeScript and AssemblyScript, so it
 // holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x32545752; // "RWT2" little-endian: format version 2
+export const TABLE_MAGIC = 0x33545752; // "RWT3" little-endian: format version 3
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
@@ -63,7 +63,10 @@ export const KEY_GATE = 8; // offset of the gate within the key
 export const KEY_GATE_PAIR = 12; // the gate's two bytes (first << 8 | second), or the one byte
 export const KEY_RULES_OFF = 16; // the key's rules: KEY_RULE_SIZE each, ascending strength
 export const KEY_RULE_COUNT = 20;
-export const KEY_SIZE = 24;
+// Bytes the key shares with the previous key of its run (the keys of a bucket with the same
+// gate offset, in byte order), which lets a bucket scan skip keys without comparing them.
+export const KEY_SHARED = 24;
+export const KEY_SIZE = 28;
 /** The bucket of a gate pair (b0 << 8 | b1) in a table of 1 << bits buckets. */
 export const GATE_HASH = 0x9e3779b1;
 export const KEY_RULE_STRENGTH = 0;
