@@ -47,3 +47,22 @@ export function initClasses(): void {
 @inline export function hexDigit(v: u32): u8 {
   return load<u8>(HEX_DIGITS + (v & 15));
 }
+
+/**
+ * Length of the common prefix of the `n` bytes at a and b (n may be 0), 8 bytes at a time
+ * (patterns and filter keys share long prefixes). Reads up to 7 bytes past both ends,
+ * which stay in bounds (see assembly/index.ts) and are masked out.
+ */
+// @ts-ignore: decorator
+@inline export function commonPrefix(a: usize, b: usize, n: i32): i32 {
+  let j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const x = load<u64>(a + j) ^ load<u64>(b + j);
+    if (x != 0) return j + <i32>(ctz(x) >> 3);
+  }
+  if (j < n) {
+    const x = (load<u64>(a + j) ^ load<u64>(b + j)) & ((<u64>1 << (<u64>(n - j) << 3)) - 1);
+    return x != 0 ? j + <i32>(ctz(x) >> 3) : n;
+  }
+  return n;
+}

@@ -71,8 +71,14 @@ import {
 import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
 import { addToRows, findByte, nibbleTablesOfRows } from './scan';
 import { childIndexBytes, writeChildIndex } from './node';
+import { commonPrefix } from './bytes';
 
-/** Gate offsets in the filter's sort key are capped to this (ordering only). */
+// The filter's key order, as one u64 per key: one-byte key (bit 63) | bucket (17 bits) |
+// gate offset (29 bits, capped: it only orders) | key index (17 bits).
+const ORDER_BUCKET_SHIFT: u64 = 46;
+const ORDER_BUCKET_MASK: u64 = 0x1ffff;
+const ORDER_GATE_SHIFT: u64 = 17;
+const ORDER_INDEX_MASK: u64 = 0x1ffff;
 const GATE_SORT_MAX: u32 = (1 << 29) - 1;
 
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
@@ -509,7 +515,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     const bucket: u64 = len >= 2 ? <u64>((pair * GATE_HASH) >>> (32 - bucketBits)) : 0;
     // Within a bucket, keys with the same gate offset (a run) stay in byte order (i is).
     const gateBits: u64 = <u64>(gate < GATE_SORT_MAX ? gate : GATE_SORT_MAX);
-    setItem(keyOrder, i, (single << 63) | (bucket << 46) | (gateBits << 17) | <u64>i);
+    setItem(keyOrder, i, (single << 63) | (bucket << ORDER_BUCKET_SHIFT) | (gateBits << ORDER_GATE_SHIFT) | <u64>i);
   }
   sortValues(keyOrder, sortTmp, keyCount);
 
@@ -557,7 +563,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       if (len == 0) {
         node = 0;
       } else {
-        const shared = prevLen == 0 ? 0 : sharedPrefix(prevPattern, prevLen, lit, len);
+        const shared = prevLen == 0 ? 0 : commonPrefix(prevPattern, lit, min(prevLen, len));
         let popped: i32 = -1;
         while (<i32>get(nodeDepth, get(stack, stackSize - 1)) > shared) popped = <i32>get(stack, --stackSize);
         let top = <i32>get(stack, stackSize - 1);
@@ -695,11 +701,11 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     let bucket = 0;
     for (let j = 0; j < keyCount; j++) {
       const sortKey = item(keyOrder, j);
-      const i = <i32>(sortKey & 0x1ffff);
+      const i = <i32>(sortKey & ORDER_INDEX_MASK);
       set(rank, i, j);
       if (j < multiKeys) {
         // Bucket starts: every bucket up to this key's begins at j or before.
-        const b = <i32>((sortKey >> 46) & 0x1ffff);
+        const b = <i32>((sortKey >> ORDER_BUCKET_SHIFT) & ORDER_BUCKET_MASK);
         while (bucket <= b) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), j);
       }
       const k = get(keyList, i);
@@ -713,11 +719,11 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       store<u32>(key + KEY_GATE, gate);
       store<u32>(key + KEY_GATE_PAIR, pair);
       let shared: u32 = 0;
-      if (j > 0 && len >= 2 && (item(keyOrder, j - 1) >> 17) == (sortKey >> 17)) {
-        const before = get(keyList, <i32>(item(keyOrder, j - 1) & 0x1ffff));
-        if (get(gateOf, <i32>(item(keyOrder, j - 1) & 0x1ffff)) == gate) {
-          shared = <u32>sharedPrefix(patternOf(before) + get(keyRel, before), <i32>get(keyLen, before), patternOf(k) + get(keyRel, k), <i32>len);
-        }
+      const previous = j > 0 ? item(keyOrder, j - 1) : 0;
+      const before = <i32>(previous & ORDER_INDEX_MASK);
+      if (j > 0 && len >= 2 && previous >> ORDER_GATE_SHIFT == sortKey >> ORDER_GATE_SHIFT && get(gateOf, before) == gate) {
+        const b = get(keyList, before);
+        shared = <u32>commonPrefix(patternOf(b) + get(keyRel, b), patternOf(k) + get(keyRel, k), min(<i32>get(keyLen, b), <i32>len));
       }
       store<u32>(key + KEY_SHARED, shared);
       if (len == 1) {
@@ -781,18 +787,6 @@ function gateOffset(key: usize, len: i32): u32 {
     }
   }
   return best;
-}
-
-/** Length of the common prefix of a[0, aLen) and b[0, bLen), 8 bytes per step. */
-function sharedPrefix(a: usize, aLen: i32, b: usize, bLen: i32): i32 {
-  const n = aLen < bLen ? aLen : bLen;
-  let i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const x = load<u64>(a + i) ^ load<u64>(b + i);
-    if (x != 0) return i + <i32>(ctz(x) >> 3);
-  }
-  while (i < n && load<u8>(a + i) == load<u8>(b + i)) i++;
-  return i;
 }
 
 /** The bytes at p (n of them) start with "/index.htm". */

@@ -14,6 +14,7 @@ import {
 } from '../src/compile/layout';
 import { findByte, indexOfSegment, inSet } from './scan';
 import { childIndexBytes, childRank } from './node';
+import { commonPrefix } from './bytes';
 
 // Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
 const OCCURRED = memory.data(MAX_FILTER_KEYS / 8);
@@ -50,24 +51,6 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
     p = found + segLen;
     i = j;
   }
-}
-
-/**
- * Length of the common prefix of the `n` bytes at a and b (n may be 0), 8 bytes at a time: a
- * bucket may hold dozens of keys under one directory. Reads up to 7 bytes past both ends,
- * which stay in bounds (see assembly/index.ts) and are masked out.
- */
-function commonPrefix(a: usize, b: usize, n: i32): i32 {
-  let j = 0;
-  for (; j + 8 <= n; j += 8) {
-    const x = load<u64>(a + j) ^ load<u64>(b + j);
-    if (x != 0) return j + <i32>(ctz(x) >> 3);
-  }
-  if (j < n) {
-    const x = (load<u64>(a + j) ^ load<u64>(b + j)) & ((<u64>1 << (<u64>(n - j) << 3)) - 1);
-    return x != 0 ? j + <i32>(ctz(x) >> 3) : n;
-  }
-  return n;
 }
 
 const RUN_UNKNOWN = -1;
@@ -253,19 +236,8 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     const child = table + childOff;
     const labelLen = <i32>(u32At(child + NODE_LABEL_CHILDREN) >>> 8);
     if (pos + labelLen > len) break;
-    const label = table + <usize>u32At(child + NODE_LABEL_OFF);
-    // Compare 8 bytes at a time (reads past the path end stay in bounds: heap guard).
-    let j = 0;
-    let differs: u64 = 0;
-    for (; j + 8 <= labelLen; j += 8) {
-      differs = load<u64>(path + pos + j) ^ load<u64>(label + j);
-      if (differs != 0) break;
-    }
-    if (differs != 0) break;
-    if (j < labelLen) {
-      const tail = (load<u64>(path + pos + j) ^ load<u64>(label + j)) & ((<u64>1 << (<u64>(labelLen - j) << 3)) - 1);
-      if (tail != 0) break;
-    }
+    // Reads past the path end stay in bounds (heap guard).
+    if (commonPrefix(path + pos, table + <usize>u32At(child + NODE_LABEL_OFF), labelLen) != labelLen) break;
     pos += labelLen;
     node = child;
   }
