@@ -7,10 +7,10 @@ import {
   HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
-import { initScanSets } from './scan';
-import { findPath, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
+import { findPath, mapLines, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
+import { initScanSets, mapBytes } from './scan';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
 
@@ -111,9 +111,12 @@ function writeDecimal(at: usize, n: u32): i32 {
  * a final line without LF counts) and writes, by `mode` (LINES_* in layout.ts): a verdict byte
  * per line, the allowed lines themselves, or a report line per non-blank line. Returns the
  * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs a byte per
- * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` 3 * longest line + 1 bytes.
+ * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` 3 * longest line + 1 bytes, plus
+ * len / 8 + 32 for the map of the lines.
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
+  mapLines(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, scratch);
+  scratch += <usize>mapBytes(len);
   let count = 0;
   let at: usize = out;
   let disallowed = 0;

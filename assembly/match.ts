@@ -195,8 +195,7 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
   const rootOff = u32At(table + HDR_ROOT_OFF);
   if (rootOff == 0) return best;
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
-  const filterOff = u32At(table + HDR_FILTER_OFF);
-  let keyedDone = false;
+  let keyedFrom = -1;
   let node = table + <usize>rootOff;
   let pos = 0;
   while (true) {
@@ -207,12 +206,9 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
       if (endRule < best) best = endRule;
     }
     const wild = u32At(node + NODE_WILD);
-    if (!keyedDone && (wild & NODE_KEYED_BIT) != 0) {
-      // The first node with keyed wildcard rules: every reachable keyed rule's key lies at or
-      // after this depth. Try the rules of the keys that occur, each list in strength order.
-      keyedDone = true;
-      best = bestKeyed(table, table + <usize>filterOff, rules, path, pos, len, best);
-    }
+    // The first node with keyed wildcard rules: every reachable keyed rule's key lies at or
+    // after this depth. They are tried after the walk, when `best` prunes the most.
+    if (keyedFrom < 0 && (wild & NODE_KEYED_BIT) != 0) keyedFrom = pos;
     const wildCount = <i32>(wild >>> 1);
     if (wildCount != 0) {
       // The list follows the child index and the child offsets.
@@ -241,6 +237,7 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     pos += labelLen;
     node = child;
   }
+  if (keyedFrom >= 0) best = bestKeyed(table, table + <usize>u32At(table + HDR_FILTER_OFF), rules, path, keyedFrom, len, best);
   return best;
 }
 

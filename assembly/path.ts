@@ -9,8 +9,14 @@
 // one scan finds the end of the host, and one finds the first byte in the path that ends it
 // or needs normalisation - in RFC mode an LF is such a byte, so that scan finds the line end
 // too. The results are left in globals because a function returns one value.
+//
+// In a buffer of lines the path scan, whose length varies most, would still end on a branch
+// per URL, so mapLines first marks the bytes it stops at in one branch-free pass over the
+// whole buffer (one bit per byte); findPath then finds the stop with a shift and a count of
+// trailing zeros. (The host scan stays a scan: it is short, and marking the host bytes of
+// every line costs more than it saves.)
 
-import { findByte, firstOf, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
+import { findByte, firstOf, inSet, markBlock, marksFrom, marksWidth, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
 
 /** Offset of the first path byte within the buffer. */
 export let pathStart: i32 = 0;
@@ -27,6 +33,35 @@ const HTTPS: u64 = 0x2f2f3a7370747468; // "https://" little-endian
 const HTTP: u64 = 0x002f2f3a70747468; // "http://"
 const SEVEN_BYTES: u64 = 0x00ffffffffffffff;
 
+/** Lines mode: bit i set when byte i of the buffer stops the path scan (see mapLines). */
+let pathStopMap: usize = 0;
+
+/**
+ * Marks the bytes of buf[0, len) that end a path or, in RFC mode, need normalisation
+ * (SET_SPECIAL, or google mode's SET_HASH_NUL_LF), in a bitmap at `map` (mapBytes(len)
+ * bytes), for the findPath calls that follow.
+ */
+export function mapLines(buf: usize, len: i32, rfc: bool, map: usize): void {
+  pathStopMap = map;
+  const stops = rfc ? SET_SPECIAL : SET_HASH_NUL_LF;
+  const lo = v128.load(stops);
+  const hi = v128.load(stops + 16);
+  for (let i = 0; i < len; i += 16) markBlock(map, i, inSet(v128.load(buf + i), lo, hi));
+}
+
+/** The first position in [from, limit) whose bit is set in `map`, or limit. */
+// @ts-ignore: decorator
+@inline function nextMarked(map: usize, from: i32, limit: i32): i32 {
+  for (let at = from; at < limit; at += marksWidth(at)) {
+    const bits = marksFrom(map, at);
+    if (bits != 0) {
+      const found = at + <i32>ctz(bits);
+      return found < limit ? found : limit;
+    }
+  }
+  return limit;
+}
+
 /** The URL starting at `start` has no path: it is "/". */
 function setNoPath(start: i32): void {
   pathStart = start;
@@ -39,6 +74,13 @@ function setNoPath(start: i32): void {
 // @ts-ignore: decorator
 @inline function delimiter(buf: usize, from: i32, limit: i32, lines: bool): i32 {
   return firstOf(buf, from, limit, lines ? SET_DELIMITER_LF : SET_DELIMITER);
+}
+
+/** The first byte at or after `from` that ends the path or, in RFC mode, needs normalisation. */
+// @ts-ignore: decorator
+@inline function pathStop(buf: usize, from: i32, limit: i32, rfc: bool, lines: bool): i32 {
+  if (lines) return nextMarked(pathStopMap, from, limit);
+  return firstOf(buf, from, limit, rfc ? SET_SPECIAL : SET_HASH_NUL);
 }
 
 /** Position of the LF that ends the line at or after `from` (or the limit). */
@@ -85,7 +127,7 @@ export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: b
   pathNeedsSlash = c != 0x2f;
   pathNeedsNormalization = false;
   if (!rfc) {
-    const stop = firstOf(buf, pathAt, limit, lines ? SET_HASH_NUL_LF : SET_HASH_NUL);
+    const stop = pathStop(buf, pathAt, limit, false, lines);
     const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
     if (s == 0x0a) {
       // Google mode does not stop at CR: drop one that ends the line.
@@ -98,7 +140,7 @@ export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: b
     return;
   }
   // RFC: the first byte that ends the path or needs normalisation (LF and CR are such bytes).
-  const stop = firstOf(buf, pathAt, limit, SET_SPECIAL);
+  const stop = pathStop(buf, pathAt, limit, true, lines);
   const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
   if (lines && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
     pathEnd = stop;

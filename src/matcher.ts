@@ -245,8 +245,9 @@ export class Matcher {
       // Output room by mode (assembly/index.ts): a byte per line (at most size + 1 lines), the
       // allowed lines, or the lines with what a report adds to each.
       const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
-      // buffer | output | normalisation scratch, each with scan slack
-      const bufAt = k.scratch(size + outBytes + 3 * size + 128);
+      // buffer | output | map of the lines (size / 8 + 32) and normalisation scratch, each
+      // with scan slack
+      const bufAt = k.scratch(size + outBytes + (size >> 3) + 32 + 3 * size + 128);
       const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);

@@ -46,6 +46,24 @@ describe.each(['rfc', 'google'] as const)('batch verdicts agree with isAllowed, 
     expect(matcher.checkLines(encoder.encode(text))).toEqual(expected(robots, many));
   });
 
+  it('checkLines finds where each path stops at any offset of the buffer and of the path', () => {
+    // The path scan of a buffer of lines reads a bitmap of the whole buffer 57-64 positions at
+    // a time: put the byte that stops it ('#', '%', '*', CR, LF, non-ASCII) at every offset
+    // up to past two windows, after lines of every length, so each lands at every bit offset.
+    const urls: string[] = [];
+    for (let pad = 0; pad < 8; pad++) {
+      for (let at = 0; at < 140; at++) {
+        const stop = ['#/private', '%2Fx', '*', 'é', '.pdf', ''][(at + pad) % 6];
+        urls.push(`${'https://h.example'.slice(0, 9 + pad)}/${'private/'.slice(0, (at * 7) % 9)}${'a'.repeat(at)}${stop}`);
+      }
+    }
+    const lines = urls.map((url, i) => url + (i % 3 === 0 ? '\r\n' : '\n')).join('');
+    const verdicts = matcher.checkLines(encoder.encode(lines));
+    expect(verdicts).toEqual(expected(robots, urls));
+    expect(verdicts.filter((v) => v === 0).length).toBeGreaterThan(100);
+    expect(verdicts.filter((v) => v === 1).length).toBeGreaterThan(100);
+  });
+
   it('checkLines with one line longer than a chunk', () => {
     const huge = `/private/${'z'.repeat(700_000)}`;
     expect(Array.from(matcher.checkLines(encoder.encode(`/a\n${huge}\n/b.pdf`)))).toEqual([1, 0, 0]);
