@@ -20,12 +20,22 @@ export interface PoolOptions {
   minUrls?: number;
   /** checkLines buffers with fewer bytes run on the calling thread; default 1 MiB. */
   minBytes?: number;
-  /** URLs per job; default 65,536. */
+  /** URLs per job at most (a batch is cut into equal jobs, as many for every worker); default 65,536. */
   jobUrls?: number;
-  /** Bytes per checkLines job; default 2 MiB. */
+  /** Bytes per checkLines job at most (cut the same way, at line ends); default 2 MiB. */
   jobBytes?: number;
   /** Tables a worker keeps (least recently used are dropped); default 1,000. */
   tablesPerWorker?: number;
+}
+
+/**
+ * Size of the jobs `total` units of work are cut into: at most `max`, equal, and as many for
+ * every worker (jobs go out in turn, and one extra job for one worker leaves the others idle
+ * at the end).
+ */
+function evenJobSize(total: number, max: number, threads: number): number {
+  const rounds = Math.ceil(total / (threads * max));
+  return Math.max(1, Math.ceil(total / (threads * rounds)));
 }
 
 interface PendingJob {
@@ -73,8 +83,9 @@ export class RobotsPool {
     if (urls.length < this.#minUrls) return matcher.checkMany(urls);
     const batch = kernel().batch();
     const jobs: Promise<Uint8Array>[] = [];
-    for (let from = 0; from < urls.length; from += this.#jobUrls) {
-      const packed = batch.pack(urls, from, Math.min(urls.length, from + this.#jobUrls));
+    const jobUrls = evenJobSize(urls.length, this.#jobUrls, this.threads);
+    for (let from = 0; from < urls.length; from += jobUrls) {
+      const packed = batch.pack(urls, from, Math.min(urls.length, from + jobUrls));
       jobs.push(this.#submit(matcher, packed, [packed.bytes.buffer, packed.spans.buffer]));
     }
     return concatBytes(await Promise.all(jobs));
@@ -86,9 +97,10 @@ export class RobotsPool {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     if (bytes.length < this.#minBytes) return matcher.checkLines(bytes);
     const jobs: Promise<Uint8Array>[] = [];
+    const jobBytes = evenJobSize(bytes.length, this.#jobBytes, this.threads);
     let start = 0;
     while (start < bytes.length) {
-      const end = lineChunkEnd(bytes, start, this.#jobBytes);
+      const end = lineChunkEnd(bytes, start, jobBytes);
       const lines = bytes.slice(start, end);
       jobs.push(this.#submit(matcher, { lines }, [lines.buffer]));
       start = end;
