@@ -5,7 +5,7 @@ import { compileMatcher, type RuleInput } from './compile/table.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
 import { Matcher, type Explanation } from './matcher.js';
 import { agentKey } from './robots/agent.js';
-import { prepareBody, type RobotsBody } from './robots/body.js';
+import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups, groupsFor, sitemapUrls, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
@@ -54,12 +54,12 @@ export class RobotsTxt {
   #groups: readonly GroupInfo[] | undefined;
   #sitemaps: readonly string[] | undefined;
 
-  private constructor(bytes: Uint8Array, mode: Mode, truncated: boolean) {
+  private constructor({ bytes, resident, truncated }: PreparedBody, mode: Mode) {
     this.mode = mode;
     this.#bytes = bytes;
     this.truncated = truncated;
     this.parsedBytes = bytes.length;
-    this.#structure = buildGroups(bytes, mode);
+    this.#structure = buildGroups(bytes, mode, resident);
   }
 
   /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */
@@ -75,8 +75,7 @@ export class RobotsTxt {
    */
   static parse(body: RobotsBody, options?: ParseOptions): RobotsTxt {
     const resolved = resolveParseOptions(options);
-    const prepared = prepareBody(body, resolved);
-    return new RobotsTxt(prepared.bytes, resolved.mode, prepared.truncated);
+    return new RobotsTxt(prepareBody(body, resolved), resolved.mode);
   }
 
   /** The groups of the file, in file order (decoded on first use). */

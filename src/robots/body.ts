@@ -5,12 +5,18 @@
 
 import type { ResolvedParseOptions } from './options.js';
 import { kernel } from '../wasm/kernel.js';
+import { LINE_READER_ROOM } from './parse.js';
 
 export type RobotsBody = string | Uint8Array | ArrayBuffer;
 
 export interface PreparedBody {
   /** The bytes that are parsed. */
   bytes: Uint8Array;
+  /**
+   * Where the kernel's scratch block holds the same bytes (a string body is encoded there
+   * first), so the line reader can skip copying them in; valid until the next scratch use.
+   */
+  resident?: number;
   /** Bytes of the body as given (after UTF-8 encoding of a string). */
   originalLength: number;
   /** True when bytes past the limit were ignored. */
@@ -19,19 +25,26 @@ export interface PreparedBody {
 
 const encoder = new TextEncoder();
 
-/** Normalises the caller's body to bytes; anything else than text or bytes is a TypeError. */
-export function bodyBytes(body: RobotsBody): Uint8Array {
+/**
+ * Normalises the caller's body to bytes, with where the kernel holds them too (for a
+ * string); anything else than text or bytes is a TypeError.
+ */
+function bodyBytes(body: RobotsBody): { bytes: Uint8Array; resident?: number } {
   if (typeof body === 'string') {
     // Encoding into preallocated (kernel) memory and copying out is several times faster than
-    // encode(), which allocates and zeroes a buffer the size of the body first.
+    // encode(), which allocates and zeroes a buffer the size of the body first; the copy out
+    // is not zeroed either. The block is large enough for the line reader's records too, so
+    // it reads the bytes where they are.
     const k = kernel();
-    const room = body.length * 3;
+    const room = Math.max(body.length * 3, body.length + LINE_READER_ROOM);
     const at = k.scratch(room);
     const { written } = encoder.encodeInto(body, k.u8.subarray(at, at + room));
-    return k.u8.slice(at, at + written);
+    const bytes = Buffer.allocUnsafeSlow(written);
+    bytes.set(k.u8.subarray(at, at + written));
+    return { bytes, resident: at };
   }
-  if (body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (body instanceof Uint8Array) return { bytes: body };
+  if (body instanceof ArrayBuffer) return { bytes: new Uint8Array(body) };
   const got = body === null ? 'null' : typeof body;
   throw new TypeError(`robots-wasm: the robots.txt body must be a string, Uint8Array or ArrayBuffer, got ${got}`);
 }
@@ -58,12 +71,14 @@ export function cutAtLimit(bytes: Uint8Array, limit: number): number {
 
 /** Applies encoding and the parsing limit. */
 export function prepareBody(body: RobotsBody, options: ResolvedParseOptions): PreparedBody {
-  let bytes = bodyBytes(body);
+  const encoded = bodyBytes(body);
+  let bytes = encoded.bytes;
   const originalLength = bytes.length;
   if (options.mode === 'rfc') bytes = utf16ToUtf8(bytes) ?? bytes;
   const keep = cutAtLimit(bytes, options.maxBytes);
   return {
     bytes: keep === bytes.length ? bytes : bytes.subarray(0, keep),
+    resident: bytes === encoded.bytes ? encoded.resident : undefined,
     originalLength,
     truncated: keep < bytes.length,
   };

@@ -101,8 +101,11 @@ function hasScheme(text: string): boolean {
   return i > 0 && text.charCodeAt(i) === 0x3a;
 }
 
-/** Builds the group structure of a robots.txt body. */
-export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
+/**
+ * Builds the group structure of a robots.txt body (`resident`: where the kernel's scratch
+ * block already holds it, see PreparedBody).
+ */
+export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): RobotsStructure {
   const rules: RuleRecord[] = [];
   const groups: GroupRecord[] = [];
   const sitemapRanges: number[] = [];
@@ -155,7 +158,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
         if (isCrawlDelayKey(bytes, keyStart, keyEnd)) current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
       }
     }
-  });
+  }, resident);
   return { rules, groups, sitemapRanges, agentGroups, globalGroups };
 }
 
