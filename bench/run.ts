@@ -16,13 +16,17 @@ import { runAdversarial } from './adversarial.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
 
 const quick = process.argv.includes('--quick');
-const URL_COUNT = quick ? 50_000 : 1_000_000;
-const TASK_MS = quick ? 80 : 600;
+const URL_COUNT = quick ? 30_000 : 1_000_000;
+const TASK_MS = quick ? 50 : 600;
 // Long enough for V8 to finish tiering the WebAssembly and the JS up before measuring.
-const WARMUP_MS = quick ? 100 : 400;
+const WARMUP_MS = quick ? 50 : 400;
 const AGENT = 'ExampleBot';
 
 const ROUNDS = quick ? 2 : 3;
+/** URLs on which each peer's verdicts are compared with robots-wasm's. */
+const AGREEMENT_URLS = quick ? 300 : 2000;
+/** Fewest URLs a per-URL checker gets per call (the slowest peers take ~1 ms per URL). */
+const MIN_SAMPLE = quick ? 50 : 200;
 
 /**
  * Milliseconds per call of each task: the median over ROUNDS rounds of tinybench's median
@@ -52,13 +56,13 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** How many URLs a per-URL checker gets per call: about TASK_MS / 8 of work, at least 200. */
+/** How many URLs a per-URL checker gets per call: about TASK_MS / 8 of work, at least MIN_SAMPLE. */
 function sampleSize(checker: PeerChecker, inputs: string[]): number {
   const probe = Math.min(200, inputs.length);
   const started = performance.now();
   for (let i = 0; i < probe; i++) checker.isAllowed(inputs[i]);
   const perUrl = (performance.now() - started) / probe;
-  return Math.max(200, Math.min(inputs.length, Math.floor(TASK_MS / 8 / Math.max(perUrl, 1e-6))));
+  return Math.max(MIN_SAMPLE, Math.min(inputs.length, Math.floor(TASK_MS / 8 / Math.max(perUrl, 1e-6))));
 }
 
 function pathsOf(urls: string[]): string[] {
@@ -118,7 +122,7 @@ async function runFile(file: ReturnType<typeof benchFiles>[number]): Promise<Fil
       for (let i = 0; i < sample; i++) checker.isAllowed(inputs[i]);
     };
     // How often the peer agrees with robots-wasm in google mode (the reference semantics).
-    const compared = Math.min(2000, paths.length);
+    const compared = Math.min(AGREEMENT_URLS, paths.length);
     let same = 0;
     for (let i = 0; i < compared; i++) if (checker.isAllowed(inputs[i]) === google.isAllowed(urls[i])) same++;
     agreement[peer.name] = same / compared;
@@ -246,7 +250,7 @@ async function main(): Promise<void> {
     fileResults.map((r) => [r.name, String(r.rules), formatRate(r.checksPerSecond['isAllowed']), formatRate(r.checksPerSecond['checkMany']),
       formatRate(r.checksPerSecond['checkLines']), ...peers.map((p) => formatRate(r.checksPerSecond[p])),
       formatRatio(r.checksPerSecond['checkMany'] / r.checksPerSecond['robots-parser'])]));
-  printTable('Compiled table size, and agreement of each peer with robots-wasm google mode on 2,000 URLs',
+  printTable(`Compiled table size, and agreement of each peer with robots-wasm google mode on ${AGREEMENT_URLS.toLocaleString('en')} URLs`,
     ['file', 'file bytes', 'table bytes', 'table / file', ...peers],
     fileResults.map((r) => [r.name, r.bytes.toLocaleString('en'), r.tableBytes.toLocaleString('en'), formatRatio(r.tableBytes / r.bytes),
       ...peers.map((p) => `${(r.agreement[p] * 100).toFixed(1)}%`)]));
