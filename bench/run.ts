@@ -236,11 +236,10 @@ async function main(): Promise<void> {
     console.log('\nbench/adversarial.json written');
     return;
   }
-  // The CLI and the pool first, and measured after a full collection (runCli, runPool):
-  // they are measured against child processes and worker threads, which the garbage
-  // collector's background threads would otherwise compete with on two cores (measured:
-  // the CLI's per-URL ratio went from 1.8x in a fresh process to 3.6x at the end of a full
-  // run).
+  // The CLI and the pool first, each timed after a full collection (in runCli, runPool):
+  // their child processes and worker threads would otherwise share the two cores with the
+  // garbage collector's background threads (measured: the CLI's per-URL ratio went from 1.8x
+  // in a fresh process to 3.6x at the end of a full run).
   const poolFile = files.find((f) => f.role === 'large')!;
   process.stderr.write('  cli...\n');
   const cli = runCli(poolFile);

@@ -259,5 +259,4 @@ export class Matcher {
     k.trimScratch(CHUNK_BYTES * 32);
     return { output: concatBytes(parts), disallowed };
   }
-
 }
