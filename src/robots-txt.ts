@@ -48,7 +48,6 @@ export class RobotsTxt {
   readonly truncated: boolean;
   /** Bytes that were parsed. */
   readonly parsedBytes: number;
-  readonly #bytes: Uint8Array;
   readonly #structure: RobotsStructure;
   readonly #matchers = new Map<string, Matcher>();
   #groups: readonly GroupInfo[] | undefined;
@@ -56,7 +55,6 @@ export class RobotsTxt {
 
   private constructor({ bytes, resident, truncated }: PreparedBody, mode: Mode) {
     this.mode = mode;
-    this.#bytes = bytes;
     this.truncated = truncated;
     this.parsedBytes = bytes.length;
     this.#structure = buildGroups(bytes, mode, resident);
@@ -64,7 +62,7 @@ export class RobotsTxt {
 
   /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */
   get sitemaps(): readonly string[] {
-    this.#sitemaps ??= Object.freeze(sitemapUrls(this.#bytes, this.#structure.sitemapRanges));
+    this.#sitemaps ??= Object.freeze(sitemapUrls(this.#structure.values, this.#structure.sitemapRanges));
     return this.#sitemaps;
   }
 
@@ -100,7 +98,7 @@ export class RobotsTxt {
 
   #written(rule: number): string {
     const record = this.#structure.rules[rule];
-    return decoder.decode(this.#bytes.subarray(record.valueStart, record.valueEnd));
+    return decoder.decode(this.#structure.values.subarray(record.valueStart, record.valueEnd));
   }
 
   /** Which groups apply to `agent`. */
@@ -120,7 +118,7 @@ export class RobotsTxt {
     const key = agentKey(agent, this.mode) ?? '*';
     const cached = this.#matchers.get(key);
     if (cached !== undefined && !cached.disposed) return cached;
-    const matcher = compileMatcher(this.#bytes, this.#rulesFor(agent), this.mode);
+    const matcher = compileMatcher(this.#structure.values, this.#rulesFor(agent), this.mode);
     this.#matchers.set(key, matcher);
     return matcher;
   }

@@ -239,3 +239,46 @@ describe('groups and matchers', () => {
     expect(robots.isAllowed('/x', 'c')).toBe(false);
   });
 });
+
+describe('what a parsed file keeps of its body', () => {
+  // Rule and sitemap values separated by more than a run of kept bytes spans (long comments),
+  // so they land in several runs of the kept copy.
+  const comment = `# ${'x'.repeat(300)}\n`;
+  const text = `sitemap: https://a.example/1.xml\n${comment}user-agent: *\ndisallow: /private\n${comment}${comment}`
+    + `allow: /private/open\nsitemap: https://a.example/2.xml\n${comment}disallow: /*.pdf$\n${comment}disallow:\n`
+    + `user-agent: bot\n${comment}sitemap: https://a.example/3.xml\ndisallow: /bot-only\n`;
+  const expectWhole = (robots: RobotsTxt) => {
+    expect(robots.groups.map((g) => g.rules.map((r) => `${r.kind} ${r.pattern} ${r.line}`))).toEqual([
+      ['disallow /private 4', 'allow /private/open 7', 'disallow /*.pdf$ 10', 'disallow  12'],
+      ['disallow /bot-only 16'],
+    ]);
+    expect(robots.sitemaps).toEqual(['https://a.example/1.xml', 'https://a.example/2.xml', 'https://a.example/3.xml']);
+    expect(robots.isAllowed('/private/x', 'Other')).toBe(false);
+    expect(robots.isAllowed('/private/open/x', 'Other')).toBe(true);
+    expect(robots.isAllowed('/a/b.pdf', 'Other')).toBe(false);
+    expect(robots.isAllowed('/a/b.pdf?x', 'Other')).toBe(true);
+    expect(robots.isAllowed('/bot-only', 'Bot')).toBe(false);
+    expect(robots.isAllowed('/private', 'Bot')).toBe(true);
+    expect(robots.explain('/private/open', 'Other').rule?.pattern).toBe('/private/open');
+  };
+
+  it('values far apart in the body are all kept, in both modes', () => {
+    expectWhole(RobotsTxt.parse(text));
+    expectWhole(RobotsTxt.parse(text, { mode: 'google' }));
+    expectWhole(RobotsTxt.parse(bytes(text)));
+  });
+
+  it('a string body is read from kernel memory that later parses and batches reuse', () => {
+    const robots = RobotsTxt.parse(text);
+    // Overwrite the scratch block the body was encoded into, then compile for the first time.
+    RobotsTxt.parse(`user-agent: *\n${'disallow: /zzzzzzzz\n'.repeat(5000)}`).matcher('Other').checkMany(['/zzzzzzzz']);
+    expectWhole(robots);
+  });
+
+  it('a byte body can be reused by the caller once parsed', () => {
+    const body = bytes(text);
+    const robots = RobotsTxt.parse(body);
+    body.fill(0x41);
+    expectWhole(robots);
+  });
+});

@@ -10,12 +10,12 @@ import { LINE_READER_ROOM } from './parse.js';
 export type RobotsBody = string | Uint8Array | ArrayBuffer;
 
 export interface PreparedBody {
-  /** The bytes that are parsed. */
-  bytes: Uint8Array;
   /**
-   * Where the kernel's scratch block holds the same bytes (a string body is encoded there
-   * first), so the line reader can skip copying them in; valid until the next scratch use.
+   * The bytes that are parsed. For a string body, a view of the kernel's scratch block where
+   * it was encoded (see `resident`): valid until the next use of the scratch block.
    */
+  bytes: Uint8Array;
+  /** Where the kernel's scratch block holds the bytes (a string body is encoded there). */
   resident?: number;
   /** Bytes of the body as given (after UTF-8 encoding of a string). */
   originalLength: number;
@@ -31,17 +31,15 @@ const encoder = new TextEncoder();
  */
 function bodyBytes(body: RobotsBody): { bytes: Uint8Array; resident?: number } {
   if (typeof body === 'string') {
-    // Encoding into preallocated (kernel) memory and copying out is several times faster than
-    // encode(), which allocates and zeroes a buffer the size of the body first; the copy out
-    // is not zeroed either. The block is large enough for the line reader's records too, so
-    // it reads the bytes where they are.
+    // Encoding into preallocated (kernel) memory is several times faster than encode(), which
+    // allocates and zeroes a buffer the size of the body first. The block has room for the
+    // line reader's records after the longest encoding (3 bytes per UTF-16 unit), so the
+    // line reader asks for no larger block and reads the bytes where they are.
     const k = kernel();
-    const room = Math.max(body.length * 3, body.length + LINE_READER_ROOM);
+    const room = body.length * 3 + LINE_READER_ROOM;
     const at = k.scratch(room);
     const { written } = encoder.encodeInto(body, k.u8.subarray(at, at + room));
-    const bytes = Buffer.allocUnsafeSlow(written);
-    bytes.set(k.u8.subarray(at, at + written));
-    return { bytes, resident: at };
+    return { bytes: k.u8.subarray(at, at + written), resident: at };
   }
   if (body instanceof Uint8Array) return { bytes: body };
   if (body instanceof ArrayBuffer) return { bytes: new Uint8Array(body) };

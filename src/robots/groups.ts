@@ -16,7 +16,7 @@ export interface RuleRecord {
   allow: boolean;
   /** 1-based line number in the file. */
   line: number;
-  /** Byte range of the pattern as written (trimmed, comment removed) in the parsed body. */
+  /** Byte range of the pattern as written (trimmed, comment removed) in RobotsStructure.values. */
   valueStart: number;
   valueEnd: number;
 }
@@ -36,9 +36,15 @@ export interface GroupRecord {
 }
 
 export interface RobotsStructure {
+  /**
+   * The bytes of the rule and sitemap values, copied out of the body: a parsed file holds
+   * neither the body (often mostly comments, or an HTML page) nor the kernel memory a string
+   * body was read from.
+   */
+  values: Uint8Array;
   rules: RuleRecord[];
   groups: GroupRecord[];
-  /** Byte ranges (start, end pairs) of the sitemap values, in file order. */
+  /** Byte ranges (start, end pairs) of the sitemap values in `values`, in file order. */
   sitemapRanges: number[];
   /** Group indices by lowercased product token. */
   agentGroups: Map<string, number[]>;
@@ -102,8 +108,53 @@ function hasScheme(text: string): boolean {
 }
 
 /**
+ * Values closer than this share one copy: copying the bytes between them costs less than one
+ * more copy call.
+ */
+const MAX_GAP = 256;
+
+/**
+ * Collects the value ranges a structure keeps, in file order, as runs of body bytes, and
+ * says where each range will be in the copy of those runs.
+ */
+class ValueRuns {
+  /** Start, end pairs in the body. */
+  readonly #runs: number[] = [];
+  /** Bytes of the copy taken by the runs before the last. */
+  #before = 0;
+
+  /** Where `start` will be in the copy; ranges come in ascending order. */
+  keep(start: number, end: number): number {
+    const runs = this.#runs;
+    const last = runs.length - 2;
+    if (last < 0 || start - runs[last + 1] > MAX_GAP) {
+      if (last >= 0) this.#before += runs[last + 1] - runs[last];
+      runs.push(start, end);
+      return this.#before;
+    }
+    runs[last + 1] = end;
+    return this.#before + start - runs[last];
+  }
+
+  /** The runs of `bytes`, one after the other. */
+  copy(bytes: Uint8Array): Uint8Array {
+    const runs = this.#runs;
+    let size = 0;
+    for (let r = 0; r < runs.length; r += 2) size += runs[r + 1] - runs[r];
+    const values = new Uint8Array(size);
+    let at = 0;
+    for (let r = 0; r < runs.length; r += 2) {
+      values.set(bytes.subarray(runs[r], runs[r + 1]), at);
+      at += runs[r + 1] - runs[r];
+    }
+    return values;
+  }
+}
+
+/**
  * Builds the group structure of a robots.txt body (`resident`: where the kernel's scratch
- * block already holds it, see PreparedBody).
+ * block already holds it, see PreparedBody). The structure keeps a copy of the values it
+ * needs, not `bytes`.
  */
 export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): RobotsStructure {
   const rules: RuleRecord[] = [];
@@ -111,6 +162,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): R
   const sitemapRanges: number[] = [];
   const agentGroups = new Map<string, number[]>();
   const globalGroups: number[] = [];
+  const kept = new ValueRuns();
   let current: GroupRecord | undefined;
   let inRules = false;
 
@@ -147,11 +199,13 @@ export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): R
         else if (list[list.length - 1] !== index) list.push(index);
       } else if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
         if (current === undefined) continue;
-        rules.push({ allow: kind === KIND_ALLOW, line, valueStart, valueEnd });
+        const at = kept.keep(valueStart, valueEnd);
+        rules.push({ allow: kind === KIND_ALLOW, line, valueStart: at, valueEnd: at + valueEnd - valueStart });
         current.ruleEnd = rules.length;
         inRules = true;
       } else if (kind === KIND_SITEMAP) {
-        sitemapRanges.push(valueStart, valueEnd);
+        const at = kept.keep(valueStart, valueEnd);
+        sitemapRanges.push(at, at + valueEnd - valueStart);
       } else if (current !== undefined && current.crawlDelay === undefined) {
         const keyStart = records[at + LINE_KEY_START / 4];
         const keyEnd = records[at + LINE_KEY_END / 4];
@@ -159,7 +213,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): R
       }
     }
   }, resident);
-  return { rules, groups, sitemapRanges, agentGroups, globalGroups };
+  return { values: kept.copy(bytes), rules, groups, sitemapRanges, agentGroups, globalGroups };
 }
 
 /**

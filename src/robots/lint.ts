@@ -41,7 +41,8 @@ function isValidUtf8(bytes: Uint8Array): boolean {
 export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
   const resolved = resolveParseOptions(options);
   const prepared = prepareBody(body, resolved);
-  const bytes = prepared.bytes;
+  // A string body is still in kernel scratch memory, which the checks below reuse.
+  const bytes = prepared.resident === undefined ? prepared.bytes : Buffer.from(prepared.bytes);
   const out: Diagnostic[] = [];
   const add = (line: number, severity: Severity, code: string, message: string) => out.push({ line, severity, code, message });
   const text = (start: number, end: number) => decoder.decode(bytes.subarray(start, end));
