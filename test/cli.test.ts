@@ -93,6 +93,28 @@ describe('robots-wasm check', () => {
     expect(rssKb).toBeLessThan(150_000);
   });
 
+  it('lines cut by the read blocks, and a line longer than a block, from a file and from stdin', () => {
+    // The CLI reads 256 KiB blocks: these lines end at every offset around the block edges,
+    // with CRLF, blank lines, one 600 KB line and a last line without a line end.
+    const paths = ['/cart/x', '/products/a', '/search?q=1', '/caf%C3%A9', '/x?sort=price'];
+    const lines: string[] = [];
+    for (let i = 0; i < 12_000; i++) lines.push(`https://www.example.com${paths[i % paths.length]}/${'y'.repeat(i % 97)}`);
+    lines.splice(7_000, 0, `https://www.example.com/cart/${'z'.repeat(600_000)}`, '');
+    const text = lines.map((l, i) => (i % 5 === 0 ? `${l}\r\n` : `${l}\n`)).join('') + 'https://www.example.com/cart/last';
+    const file = join(tmp, 'blocks.txt');
+    writeFileSync(file, text);
+    const robots = RobotsTxt.parse(readFileSync(ROBOTS));
+    const expected = [...lines, 'https://www.example.com/cart/last'].filter((l) => l !== '').map((url) => {
+      const { allowed, rule } = robots.explain(url, 'ExampleBot');
+      return allowed ? `allow\t${url}` : `disallow\t${url}\t${rule!.line}`;
+    });
+    expect(expected.filter((l) => l.startsWith('disallow')).length).toBeGreaterThan(4_000);
+    for (const r of [run(['check', ROBOTS, '--agent', 'ExampleBot', file]), run(['check', ROBOTS, '--agent', 'ExampleBot', '-'], text)]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')).toEqual([...expected, '']);
+    }
+  });
+
   it('broken inputs: one line on stderr, exit 2, no stack trace', () => {
     for (const args of [
       ['check', join(tmp, 'missing.txt'), '--agent', 'x', URLS],

@@ -1,10 +1,10 @@
 // `robots-wasm check`: one verdict per URL of a file or stdin against one robots.txt. The input
-// is read in 1 MiB chunks cut at line ends and each chunk goes through the matcher's line
-// path (Matcher.reportLines) in one call, so memory stays constant for any input size
+// is read in blocks of whole lines (inputBlocks) and each block goes through the matcher's
+// line path (Matcher.reportLines) in one call, so memory stays constant for any input size
 // and the per-URL work in JavaScript is only copying bytes to the output.
 
 import { CHUNK_BYTES, type Matcher } from '../matcher.js';
-import { inputStream, loadRobots, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
+import { inputBlocks, loadRobots, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
 import { describeAccess } from './fetch.js';
 
 /** `robots-wasm check --help`. */
@@ -22,8 +22,6 @@ Output: "allow<TAB>url", or "disallow<TAB>url<TAB>line of the deciding rule".
 example: robots-wasm check examples/robots.txt --agent ExampleBot examples/urls.txt`;
 
 const decoder = new TextDecoder();
-/** A single line longer than this is checked as it is rather than buffered further. */
-const MAX_CARRY = 64 << 20;
 
 interface CheckState {
   matcher: Matcher;
@@ -68,7 +66,7 @@ export async function check(args: string[]): Promise<number> {
   if (values.filter && values.json) throw new UsageError('--filter and --json exclude each other');
   if (positionals.length > 2) throw new UsageError(`unexpected argument: ${positionals[2]}`);
   const mode = modeOf(values);
-  const input = inputStream(positionals[1], CHUNK_BYTES);
+  const input = inputBlocks(positionals[1], CHUNK_BYTES);
   const { robots, fetched } = await loadRobots(positionals[0], mode, stringValue(values, 'user-agent'));
   if (fetched !== undefined && fetched.status !== 'ok') process.stderr.write(`robots-wasm: ${describeAccess(fetched)}\n`);
   const state: CheckState = {
@@ -78,23 +76,12 @@ export async function check(args: string[]): Promise<number> {
     disallowed: 0,
   };
   const progress = new Progress(input.size);
-  let carry: Uint8Array = new Uint8Array(0);
   let read = 0;
-  for await (const chunk of input.stream as AsyncIterable<Uint8Array>) {
-    read += chunk.length;
-    const data = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-    const lastLf = data.lastIndexOf(0x0a);
-    if (lastLf < 0 && data.length < MAX_CARRY) {
-      carry = data;
-      continue;
-    }
-    const cut = lastLf < 0 ? data.length : lastLf + 1;
-    carry = data.slice(cut);
-    const out = block(state, data.subarray(0, cut));
-    await write(out);
+  for await (const bytes of input.blocks) {
+    read += bytes.length;
+    await write(block(state, bytes));
     progress.update(read);
   }
-  if (carry.length > 0) await write(block(state, carry));
   progress.done();
   return values.strict && state.disallowed > 0 ? 1 : 0;
 }
