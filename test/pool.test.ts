@@ -43,6 +43,18 @@ describe('RobotsPool details', () => {
     expect([verdicts[1500], verdicts[0], verdicts[1]]).toEqual([0, 1, 1]);
   });
 
+  it('checkLines of a Node Buffer checks every line and leaves the Buffer as it was', async () => {
+    // Buffer.slice() makes views, not copies: a job must not transfer the caller's memory.
+    const buffers = [Buffer.from(lines), Buffer.concat([Buffer.from('/a\n'), Buffer.from(lines)]).subarray(3)];
+    for (const buffer of buffers) {
+      const before = Buffer.from(buffer);
+      const verdicts = await pool.checkLines(matcher, buffer);
+      expect(verdicts).toHaveLength(urls.length);
+      expect(verdicts).toEqual(matcher.checkLines(lines));
+      expect(buffer.equals(before)).toBe(true);
+    }
+  });
+
   it('small batches run on the calling thread', async () => {
     const local = new RobotsPool({ threads: 2 });
     expect(Array.from(await local.checkMany(matcher, ['/a', '/b']))).toEqual([0, 1]);

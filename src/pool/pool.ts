@@ -101,7 +101,10 @@ export class RobotsPool {
     let start = 0;
     while (start < bytes.length) {
       const end = lineChunkEnd(bytes, start, jobBytes);
-      const lines = bytes.slice(start, end);
+      // A copy of its own to transfer: slice() of a Buffer is a view of the caller's memory,
+      // and transferring its ArrayBuffer would empty the caller's Buffer (or Node's pool).
+      const lines = new Uint8Array(end - start);
+      lines.set(bytes.subarray(start, end));
       jobs.push(this.#submit(matcher, { lines }, [lines.buffer]));
       start = end;
     }
