@@ -168,8 +168,9 @@ async function* readLineBlocks(fill: Fill, blockBytes: number): AsyncGenerator<U
       return;
     }
     const filled = held + n;
-    const lastLf = buffer.lastIndexOf(0x0a, filled - 1);
-    if (lastLf < 0) {
+    // Only the new bytes: the held ones hold no LF, and a long line arrives in many reads.
+    const lastLf = held + buffer.subarray(held, filled).lastIndexOf(0x0a);
+    if (lastLf < held) {
       held = filled;
       continue;
     }
