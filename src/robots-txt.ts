@@ -53,11 +53,11 @@ export class RobotsTxt {
   #groups: readonly GroupInfo[] | undefined;
   #sitemaps: readonly string[] | undefined;
 
-  private constructor({ bytes, resident, truncated }: PreparedBody, mode: Mode) {
+  private constructor({ bytes, truncated }: PreparedBody, mode: Mode) {
     this.mode = mode;
     this.truncated = truncated;
     this.parsedBytes = bytes.length;
-    this.#structure = buildGroups(bytes, mode, resident);
+    this.#structure = buildGroups(bytes, mode);
   }
 
   /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */

@@ -140,43 +140,39 @@ export function inputBlocks(path: string | undefined, blockBytes: number): { blo
 }
 
 async function* lineBlocks(fill: Fill, blockBytes: number, close: () => void): AsyncGenerator<Uint8Array> {
-  try {
-    yield* readLineBlocks(fill, blockBytes);
-  } finally {
-    close();
-  }
-}
-
-async function* readLineBlocks(fill: Fill, blockBytes: number): AsyncGenerator<Uint8Array> {
   let buffer = Buffer.allocUnsafeSlow(blockBytes);
   // Bytes at the start of `buffer` that belong to a line not yet ended.
   let held = 0;
-  for (;;) {
-    if (held === buffer.length) {
-      if (held >= MAX_LINE_BYTES) {
-        yield buffer.subarray(0, held);
-        held = 0;
-      } else {
-        const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
-        larger.set(buffer);
-        buffer = larger;
+  try {
+    for (;;) {
+      if (held === buffer.length) {
+        if (held >= MAX_LINE_BYTES) {
+          yield buffer.subarray(0, held);
+          held = 0;
+        } else {
+          const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
+          larger.set(buffer);
+          buffer = larger;
+        }
       }
+      const n = await fill(buffer, held, buffer.length - held);
+      if (n === 0) {
+        if (held > 0) yield buffer.subarray(0, held);
+        return;
+      }
+      const filled = held + n;
+      // Only the new bytes: the held ones hold no LF, and a long line arrives in many reads.
+      const lastLf = held + buffer.subarray(held, filled).lastIndexOf(0x0a);
+      if (lastLf < held) {
+        held = filled;
+        continue;
+      }
+      yield buffer.subarray(0, lastLf + 1);
+      buffer.copyWithin(0, lastLf + 1, filled);
+      held = filled - lastLf - 1;
     }
-    const n = await fill(buffer, held, buffer.length - held);
-    if (n === 0) {
-      if (held > 0) yield buffer.subarray(0, held);
-      return;
-    }
-    const filled = held + n;
-    // Only the new bytes: the held ones hold no LF, and a long line arrives in many reads.
-    const lastLf = held + buffer.subarray(held, filled).lastIndexOf(0x0a);
-    if (lastLf < held) {
-      held = filled;
-      continue;
-    }
-    yield buffer.subarray(0, lastLf + 1);
-    buffer.copyWithin(0, lastLf + 1, filled);
-    held = filled - lastLf - 1;
+  } finally {
+    close();
   }
 }
 

@@ -12,11 +12,9 @@ export type RobotsBody = string | Uint8Array | ArrayBuffer;
 export interface PreparedBody {
   /**
    * The bytes that are parsed. For a string body, a view of the kernel's scratch block where
-   * it was encoded (see `resident`): valid until the next use of the scratch block.
+   * it was encoded: valid until the next use of the scratch block.
    */
   bytes: Uint8Array;
-  /** Where the kernel's scratch block holds the bytes (a string body is encoded there). */
-  resident?: number;
   /** Bytes of the body as given (after UTF-8 encoding of a string). */
   originalLength: number;
   /** True when bytes past the limit were ignored. */
@@ -26,10 +24,10 @@ export interface PreparedBody {
 const encoder = new TextEncoder();
 
 /**
- * Normalises the caller's body to bytes, with where the kernel holds them too (for a
- * string); anything else than text or bytes is a TypeError.
+ * Normalises the caller's body to bytes (a string: encoded into the kernel's scratch block);
+ * anything else than text or bytes is a TypeError.
  */
-function bodyBytes(body: RobotsBody): { bytes: Uint8Array; resident?: number } {
+function bodyBytes(body: RobotsBody): Uint8Array {
   if (typeof body === 'string') {
     // Encoding into preallocated (kernel) memory is several times faster than encode(), which
     // allocates and zeroes a buffer the size of the body first. The block has room for the
@@ -39,10 +37,10 @@ function bodyBytes(body: RobotsBody): { bytes: Uint8Array; resident?: number } {
     const room = body.length * 3 + LINE_READER_ROOM;
     const at = k.scratch(room);
     const { written } = encoder.encodeInto(body, k.u8.subarray(at, at + room));
-    return { bytes: k.u8.subarray(at, at + written), resident: at };
+    return k.u8.subarray(at, at + written);
   }
-  if (body instanceof Uint8Array) return { bytes: body };
-  if (body instanceof ArrayBuffer) return { bytes: new Uint8Array(body) };
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
   const got = body === null ? 'null' : typeof body;
   throw new TypeError(`robots-wasm: the robots.txt body must be a string, Uint8Array or ArrayBuffer, got ${got}`);
 }
@@ -69,14 +67,12 @@ export function cutAtLimit(bytes: Uint8Array, limit: number): number {
 
 /** Applies encoding and the parsing limit. */
 export function prepareBody(body: RobotsBody, options: ResolvedParseOptions): PreparedBody {
-  const encoded = bodyBytes(body);
-  let bytes = encoded.bytes;
+  let bytes = bodyBytes(body);
   const originalLength = bytes.length;
   if (options.mode === 'rfc') bytes = utf16ToUtf8(bytes) ?? bytes;
   const keep = cutAtLimit(bytes, options.maxBytes);
   return {
     bytes: keep === bytes.length ? bytes : bytes.subarray(0, keep),
-    resident: bytes === encoded.bytes ? encoded.resident : undefined,
     originalLength,
     truncated: keep < bytes.length,
   };

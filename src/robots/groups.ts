@@ -152,11 +152,10 @@ class ValueRuns {
 }
 
 /**
- * Builds the group structure of a robots.txt body (`resident`: where the kernel's scratch
- * block already holds it, see PreparedBody). The structure keeps a copy of the values it
- * needs, not `bytes`.
+ * Builds the group structure of a robots.txt body. The structure keeps a copy of the values
+ * it needs, not `bytes`.
  */
-export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): RobotsStructure {
+export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   const rules: RuleRecord[] = [];
   const groups: GroupRecord[] = [];
   const sitemapRanges: number[] = [];
@@ -212,7 +211,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode, resident?: number): R
         if (isCrawlDelayKey(bytes, keyStart, keyEnd)) current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
       }
     }
-  }, resident);
+  });
   return { values: kept.copy(bytes), rules, groups, sitemapRanges, agentGroups, globalGroups };
 }
 

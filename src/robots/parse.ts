@@ -65,22 +65,20 @@ export const LINE_READER_ROOM = CHUNK_LINES * LINE_SIZE + 8;
  * Reads every line of `bytes` and hands the records to `visit` a chunk at a time: `records`
  * holds `count` lines of LINE_SIZE / 4 u32 each (layout in src/compile/layout.ts), the first
  * being line `firstLine` (1-based). `records` is a view of kernel memory, valid only during
- * the call: `visit` must not use the kernel, and must copy what it keeps. `resident`: where
- * the kernel's scratch block already holds the bytes (PreparedBody.resident). Returns the
- * number of lines.
+ * the call: `visit` must not use the kernel, and must copy what it keeps. Returns the number
+ * of lines.
  */
 export function forEachLineChunk(
   bytes: Uint8Array,
   mode: Mode,
   visit: (records: Uint32Array, count: number, firstLine: number) => void,
-  resident?: number,
 ): number {
   const k = kernel();
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
   const buf = k.scratch(bytes.length + LINE_READER_ROOM);
   const recordsAt = buf + ((bytes.length + 7) & ~7);
-  // The scratch block is the one the bytes were encoded into when it was not reallocated.
-  if (buf !== resident) k.u8.set(bytes, buf);
+  // A string body was encoded into this block (PreparedBody): it is read where it is.
+  if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== buf) k.u8.set(bytes, buf);
   let lines = 0;
   let from = 0;
   while (from >= 0) {
