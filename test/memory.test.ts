@@ -69,6 +69,18 @@ describe('compiled tables', () => {
     expect(after.usedBytes).toBeLessThanOrEqual(warm.usedBytes);
   });
 
+  it('a large file compiles in scratch memory that is given back afterwards', () => {
+    const rules = Array.from({ length: 20_000 }, (_, r) => `disallow: /section-${r}/page`).join('\n');
+    const before = wasmMemoryStats().usedBytes;
+    const robots = RobotsTxt.parse(`user-agent: *\n${rules}\n`, { maxBytes: Infinity });
+    const matcher = robots.matcher('Bot');
+    expect(matcher.isAllowed('/section-19999/page')).toBe(false);
+    expect(matcher.isAllowed('/section-20000/page')).toBe(true);
+    robots.dispose();
+    // The compiler's work area for 20,000 rules is over 12 MiB; at most 8 MiB of scratch stays.
+    expect(wasmMemoryStats().usedBytes - before).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+
   it('a disposed table frees its block', () => {
     const before = wasmMemoryStats().liveBlocks;
     const robots = RobotsTxt.parse('user-agent: *\ndisallow: /x\n');

@@ -7,6 +7,12 @@ import { Matcher } from '../matcher.js';
 import type { Mode } from '../robots/options.js';
 import { kernel } from '../wasm/kernel.js';
 
+/**
+ * Scratch kept after a compile: the work area of a file of ten thousand rules, and as much as a
+ * checkLines report keeps, so the two do not take turns growing and freeing it.
+ */
+const SCRATCH_KEPT_BYTES = 8 * 1024 * 1024;
+
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
   allow: boolean;
@@ -38,14 +44,10 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
   const workSize = k.fn.compileWorkBytes(n, valueBytes);
   const tableBound = k.fn.compileTableBytes(n, valueBytes);
   const table = k.heap.alloc(tableBound);
-  let scratch: number;
   try {
-    scratch = k.heap.alloc(inputSize + workSize);
-  } catch (error) {
-    k.heap.free(table);
-    throw error;
-  }
-  try {
+    // The input and the compiler's work area live in the reusable scratch block: a heap block
+    // of their own per compile costs an alloc and a free.
+    const scratch = k.scratch(inputSize + workSize);
     k.u8.set(bytes.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
     const rulesAt = scratch + ((slice + 3) & ~3);
@@ -65,6 +67,7 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
     k.heap.free(table);
     throw error;
   } finally {
-    k.heap.free(scratch);
+    // A large file's work area is not kept for the next compile.
+    k.trimScratch(SCRATCH_KEPT_BYTES);
   }
 }
