@@ -46,6 +46,12 @@ const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(p
 export const CHUNK_BYTES = 256 * 1024;
 
 /**
+ * Scratch a call leaves in place for the next one: what a checkLines report chunk needs (about
+ * 7 MB). Compiles keep the same, so the two do not take turns growing and freeing the block.
+ */
+export const SCRATCH_KEPT_BYTES = CHUNK_BYTES * 32;
+
+/**
  * One agent's merged group compiled into a table in WebAssembly memory: verdicts one at a
  * time, by the array or from a buffer of lines, and the table as a portable byte image.
  */
@@ -255,8 +261,7 @@ export class Matcher {
       disallowed += k.fn.linesDisallowed();
       start = end;
     }
-    // A report chunk needs about 7 MB of scratch: keep that much for the next call.
-    k.trimScratch(CHUNK_BYTES * 32);
+    k.trimScratch(SCRATCH_KEPT_BYTES);
     return { output: concatBytes(parts), disallowed };
   }
 }

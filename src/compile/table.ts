@@ -3,15 +3,9 @@
 // Matcher will own.
 
 import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
-import { Matcher } from '../matcher.js';
+import { Matcher, SCRATCH_KEPT_BYTES } from '../matcher.js';
 import type { Mode } from '../robots/options.js';
 import { kernel } from '../wasm/kernel.js';
-
-/**
- * Scratch kept after a compile: the work area of a file of ten thousand rules, and as much as a
- * checkLines report keeps, so the two do not take turns growing and freeing it.
- */
-const SCRATCH_KEPT_BYTES = 8 * 1024 * 1024;
 
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
