@@ -36,8 +36,6 @@ export interface TableRuleInfo {
   pattern: string;
 }
 
-const encoder = new TextEncoder();
-
 // Tables of matchers that were garbage-collected without dispose() are freed here.
 const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(ptr));
 
@@ -137,17 +135,24 @@ export class Matcher {
     requireString(url, 'url');
     const table = this.#table();
     const k = kernel();
-    const room = url.length * 3;
-    const at = k.scratch(room * 4 + 16);
-    const { written } = encoder.encodeInto(url, k.u8.subarray(at, at + room));
-    return k.fn.checkOne(table, at, written, at + room);
+    const length = k.encodeUrl(url);
+    const result = k.fn.checkOne(table, k.urlAt, length, k.urlScratchAt);
+    // A huge URL's scratch is not kept.
+    k.trimScratch(SCRATCH_KEPT_BYTES);
+    return result;
+  }
+
+  /** Address of the record of the rule with strength number `r`. */
+  #ruleAt(r: number): number {
+    const table = this.#table();
+    return table + kernel().dv.getUint32(table + HDR_RULES_OFF, true) + r * RULE_SIZE;
   }
 
   /** Internal: the compiled rule with strength number `r`. */
   rule(r: number): TableRuleInfo {
     const table = this.#table();
     const k = kernel();
-    const at = table + k.dv.getUint32(table + HDR_RULES_OFF, true) + r * RULE_SIZE;
+    const at = this.#ruleAt(r);
     const lenKind = k.dv.getUint32(at + RULE_PAT_LEN_KIND, true);
     const patternAt = table + k.dv.getUint32(at + RULE_PAT_OFF, true);
     return {
@@ -162,7 +167,8 @@ export class Matcher {
   /** May the agent fetch `url` (a full URL or a path)? */
   isAllowed(url: string): boolean {
     const r = this.decide(url);
-    return r < 0 || this.rule(r).allow;
+    if (r < 0) return true;
+    return (kernel().dv.getUint32(this.#ruleAt(r) + RULE_PAT_LEN_KIND, true) & RULE_ALLOW_BIT) !== 0;
   }
 
   /** The verdict for `url` and the compiled rule that decided it. */
@@ -186,7 +192,6 @@ export class Matcher {
       if (count === 0) {
         // One URL longer than the overflow area: checked alone with a scratch block of its size.
         out[i] = this.isAllowed(urls[i]) ? 1 : 0;
-        k.trimScratch(CHUNK_BYTES * 8);
         i++;
         continue;
       }

@@ -1,6 +1,6 @@
 // WebAssembly memory: blocks are freed and reused, so memory stops growing.
 import { describe, expect, it } from 'vitest';
-import { RobotsTxt, wasmMemoryStats } from '../src/index.js';
+import { Matcher, normalizePath, RobotsTxt, wasmMemoryStats } from '../src/index.js';
 import { Heap } from '../src/wasm/memory.js';
 
 describe('Heap', () => {
@@ -81,9 +81,42 @@ describe('compiled tables', () => {
     expect(wasmMemoryStats().usedBytes - before).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 
+  it('single-URL checks stay right after the memory grows under them', () => {
+    const matcher = RobotsTxt.parse('user-agent: *\ndisallow: /private\n').matcher('Bot');
+    const check = () => [matcher.isAllowed('https://a.example/private/x'), matcher.isAllowed('https://a.example/public')];
+    expect(check()).toEqual([false, true]);
+    // Tables loaded from an image take new blocks and leave the scratch block where it is.
+    const rules = Array.from({ length: 5000 }, (_, r) => `disallow: /section-${r}/page`).join('\n');
+    const big = RobotsTxt.parse(`user-agent: *\n${rules}\n`).matcher('Bot');
+    const image = big.toBytes();
+    const start = wasmMemoryStats().memoryBytes;
+    const copies: Matcher[] = [];
+    while (wasmMemoryStats().memoryBytes === start && copies.length < 10_000) copies.push(Matcher.fromBytes(image));
+    expect(wasmMemoryStats().memoryBytes).toBeGreaterThan(start);
+    expect(check()).toEqual([false, true]);
+    expect(normalizePath('https://a.example/%7Ea?b')).toBe('/~a?b');
+    for (const copy of copies) copy.dispose();
+    big.dispose();
+    matcher.dispose();
+  });
+
+  it('a huge URL checked alone does not leave its scratch behind', () => {
+    const matcher = RobotsTxt.parse('user-agent: *\ndisallow: /private\n').matcher('Bot');
+    const before = wasmMemoryStats().usedBytes;
+    // 1,000,000 bytes need 12 MB of scratch (the UTF-8 room and the normalisation room).
+    const huge = `https://a.example/private/${'x'.repeat(1_000_000)}`;
+    // Each call gives its block back (the whole block: a smaller one is made when next needed).
+    expect(matcher.isAllowed(huge)).toBe(false);
+    expect(wasmMemoryStats().usedBytes).toBeLessThanOrEqual(before);
+    expect(normalizePath(huge)).toHaveLength(1_000_000 + '/private/'.length);
+    expect(wasmMemoryStats().usedBytes).toBeLessThanOrEqual(before);
+    matcher.dispose();
+  });
+
   it('a disposed table frees its block', () => {
-    const before = wasmMemoryStats().liveBlocks;
+    // Counted after the parse, which sets up the reusable scratch block if a test before freed it.
     const robots = RobotsTxt.parse('user-agent: *\ndisallow: /x\n');
+    const before = wasmMemoryStats().liveBlocks;
     const matcher = robots.matcher('Bot');
     expect(wasmMemoryStats().liveBlocks).toBeGreaterThanOrEqual(before + 1);
     matcher.dispose();

@@ -35,9 +35,9 @@ function bodyBytes(body: RobotsBody): Uint8Array {
     // line reader asks for no larger block and reads the bytes where they are.
     const k = kernel();
     const room = body.length * 3 + LINE_READER_ROOM;
-    const at = k.scratch(room);
-    const { written } = encoder.encodeInto(body, k.u8.subarray(at, at + room));
-    return k.u8.subarray(at, at + written);
+    const view = k.scratchView(room);
+    const { written } = encoder.encodeInto(body, view);
+    return view.subarray(0, written);
   }
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);

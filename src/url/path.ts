@@ -3,6 +3,7 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
+import { SCRATCH_KEPT_BYTES } from '../matcher.js';
 import { kernel } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
@@ -16,11 +17,11 @@ const decoder = new TextDecoder();
 function pathBytes(url: string, rfc: boolean): Uint8Array {
   requireString(url, 'url');
   const k = kernel();
-  const room = url.length * 3;
-  const at = k.scratch(room * 4 + 16);
-  const { written } = encoder.encodeInto(url, k.u8.subarray(at, at + room));
-  const n = k.fn.pathOf(at, written, rfc ? 1 : 0, at + room);
-  return k.u8.slice(at + room, at + room + n);
+  const length = k.encodeUrl(url);
+  const n = k.fn.pathOf(k.urlAt, length, rfc ? 1 : 0, k.urlScratchAt);
+  const path = k.u8.slice(k.urlScratchAt, k.urlScratchAt + n);
+  k.trimScratch(SCRATCH_KEPT_BYTES);
+  return path;
 }
 
 /**

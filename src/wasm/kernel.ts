@@ -40,6 +40,8 @@ export function wasmModule(): WebAssembly.Module {
   return compiledModule;
 }
 
+const encoder = new TextEncoder();
+
 /** One instance of the kernel with its heap and a reusable scratch block. */
 export class Kernel {
   readonly fn: KernelExports;
@@ -49,6 +51,14 @@ export class Kernel {
   dv: DataView;
   private scratchPtr = 0;
   private scratchSize = 0;
+  /** Where encodeUrl put the last URL, and where the kernel's scratch for that URL starts. */
+  urlAt = 0;
+  urlScratchAt = 0;
+  /**
+   * A view of the whole scratch block, kept while the block stays. When the memory grows, its
+   * old buffer is detached and a view of it has length 0, so scratchView makes a new one.
+   */
+  #scratchView: Uint8Array | undefined;
   #batch: BatchArea | undefined;
 
   constructor(module: WebAssembly.Module) {
@@ -80,6 +90,34 @@ export class Kernel {
       this.scratchSize = grown;
     }
     return this.scratchPtr;
+  }
+
+  /**
+   * The scratch block (at least `size` bytes) as a view starting at its first byte, valid
+   * until the next call of scratch(): what a single string is encoded into, since making a
+   * view costs more than encoding a URL.
+   */
+  scratchView(size: number): Uint8Array {
+    const at = this.scratch(size);
+    let view = this.#scratchView;
+    if (view === undefined || view.byteOffset !== at || view.length !== this.scratchSize) {
+      view = new Uint8Array(this.u8.buffer, at, this.scratchSize);
+      this.#scratchView = view;
+    }
+    return view;
+  }
+
+  /**
+   * Encodes `url` as UTF-8 at urlAt (the scratch block) for a single-URL kernel call and
+   * returns its length; urlScratchAt has room for its normalisation (3 bytes per byte, plus a
+   * leading '/').
+   */
+  encodeUrl(url: string): number {
+    const room = url.length * 3; // the longest UTF-8 of url.length UTF-16 units
+    const view = this.scratchView(room * 4 + 16);
+    this.urlAt = view.byteOffset;
+    this.urlScratchAt = view.byteOffset + room;
+    return encoder.encodeInto(url, view).written;
   }
 
   /** Gives back a scratch block that grew past `limit` bytes (after one huge input). */
