@@ -50,6 +50,9 @@ export class RobotsTxt {
   readonly parsedBytes: number;
   readonly #structure: RobotsStructure;
   readonly #matchers = new Map<string, Matcher>();
+  /** The agent string last asked for and its matcher: a crawler asks with one agent, URL after URL. */
+  #lastAgent: string | undefined;
+  #lastMatcher: Matcher | undefined;
   #groups: readonly GroupInfo[] | undefined;
   #sitemaps: readonly string[] | undefined;
 
@@ -114,12 +117,17 @@ export class RobotsTxt {
    * matcher until it is disposed).
    */
   matcher(agent: string): Matcher {
+    const last = this.#lastMatcher;
+    if (agent === this.#lastAgent && last !== undefined && !last.disposed) return last;
     requireString(agent, 'agent');
     const key = agentKey(agent, this.mode) ?? '*';
-    const cached = this.#matchers.get(key);
-    if (cached !== undefined && !cached.disposed) return cached;
-    const matcher = compileMatcher(this.#structure.values, this.#rulesFor(agent), this.mode);
-    this.#matchers.set(key, matcher);
+    let matcher = this.#matchers.get(key);
+    if (matcher === undefined || matcher.disposed) {
+      matcher = compileMatcher(this.#structure.values, this.#rulesFor(agent), this.mode);
+      this.#matchers.set(key, matcher);
+    }
+    this.#lastAgent = agent;
+    this.#lastMatcher = matcher;
     return matcher;
   }
 
@@ -168,5 +176,7 @@ export class RobotsTxt {
   dispose(): void {
     for (const matcher of this.#matchers.values()) matcher.dispose();
     this.#matchers.clear();
+    this.#lastAgent = undefined;
+    this.#lastMatcher = undefined;
   }
 }

@@ -238,6 +238,21 @@ describe('groups and matchers', () => {
     expect(second.isAllowed('/x')).toBe(false);
     expect(robots.isAllowed('/x', 'c')).toBe(false);
   });
+
+  it('answers each agent from its own group when calls alternate between agents', () => {
+    const file = RobotsTxt.parse('user-agent: a\ndisallow: /a\n\nuser-agent: b\ndisallow: /b\n');
+    const verdicts = [];
+    for (let round = 0; round < 2; round++) {
+      for (const agent of ['a', 'b', 'a/1.0', 'c']) verdicts.push(`${agent}:${file.isAllowed('/a', agent)},${file.isAllowed('/b', agent)}`);
+    }
+    const once = ['a:false,true', 'b:true,false', 'a/1.0:false,true', 'c:true,true'];
+    expect(verdicts).toEqual([...once, ...once]);
+    // The matcher asked for last, disposed by the caller, is compiled again.
+    file.matcher('b').dispose();
+    expect(file.isAllowed('/b', 'b')).toBe(false);
+    file.dispose();
+    expect(file.isAllowed('/a', 'a')).toBe(false);
+  });
 });
 
 describe('what a parsed file keeps of its body', () => {
