@@ -43,6 +43,13 @@ describe('RobotsPool details', () => {
     expect([verdicts[1500], verdicts[0], verdicts[1]]).toEqual([0, 1, 1]);
   });
 
+  it('packs jobs of URLs longer than the room a job starts with', async () => {
+    const long = Array.from({ length: 10_000 }, (_, i) => `/${i % 2 === 0 ? 'a' : 'b'}/${i}/${'z'.repeat(150 + (i % 90))}`);
+    const verdicts = await pool.checkMany(matcher, long);
+    expect(verdicts).toEqual(matcher.checkMany(long));
+    expect(Array.from(verdicts.subarray(0, 4))).toEqual([0, 1, 0, 1]);
+  });
+
   it('checkLines of a Node Buffer checks every line and leaves the Buffer as it was', async () => {
     // Buffer.slice() makes views, not copies: a job must not transfer the caller's memory.
     const buffers = [Buffer.from(lines), Buffer.concat([Buffer.from('/a\n'), Buffer.from(lines)]).subarray(3)];

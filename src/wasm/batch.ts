@@ -4,12 +4,13 @@
 // once per thread, so batches of any size run in constant memory.
 
 import { requireString } from '../args.js';
-import { concatBytes } from '../bytes.js';
 import type { Kernel } from './kernel.js';
 
 /** URLs per kernel call. */
 export const BATCH_SLOTS = 2048;
 const SLOT_BYTES = 256;
+/** Bytes per URL a packed job starts with room for (it grows if they are longer). */
+const PACK_GUESS_BYTES = 96;
 /** Room for URLs longer than a slot, per batch; a URL longer than this is checked alone. */
 export const OVERFLOW_BYTES = 64 * 1024;
 
@@ -82,28 +83,37 @@ export class BatchArea {
    */
   pack(urls: readonly string[], from: number, to: number): PackedUrls {
     const spans = new Uint32Array((to - from) * 2);
-    const parts: Uint8Array[] = [];
-    let bytes = 0;
+    // One buffer for the job, grown when URLs turn out longer than guessed: slicing each
+    // kernel batch out and joining the slices copied every byte twice more.
+    let bytes = new Uint8Array((to - from) * PACK_GUESS_BYTES);
+    let used = 0;
+    const append = (part: Uint8Array) => {
+      if (used + part.length > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, used + part.length));
+        grown.set(bytes.subarray(0, used));
+        bytes = grown;
+      }
+      bytes.set(part, used);
+      used += part.length;
+    };
     for (let i = from; i < to; ) {
       const count = this.fill(urls, i, to);
       if (count === 0) {
         // Longer than the overflow area: encoded on its own.
         const one = encoder.encode(urls[i]);
-        spans[2 * (i - from)] = bytes;
+        spans[2 * (i - from)] = used;
         spans[2 * (i - from) + 1] = one.length;
-        parts.push(one);
-        bytes += one.length;
+        append(one);
         i++;
         continue;
       }
       const dst = this.kernel.scratch(BATCH_SLOTS * SLOT_BYTES + OVERFLOW_BYTES);
-      const written = this.kernel.fn.packSpans(this.base, this.spansAt, count, dst, bytes);
-      parts.push(this.kernel.u8.slice(dst, dst + written));
+      const written = this.kernel.fn.packSpans(this.base, this.spansAt, count, dst, used);
       spans.set(new Uint32Array(this.kernel.u8.buffer, this.spansAt, count * 2), 2 * (i - from));
-      bytes += written;
+      append(this.kernel.u8.subarray(dst, dst + written));
       i += count;
     }
-    return { bytes: concatBytes(parts), spans };
+    return { bytes: bytes.subarray(0, used), spans };
   }
 }
 
