@@ -1,6 +1,7 @@
 // RobotsPool runs its workers from the built package (worker threads load dist/pool/worker.js),
 // so these tests use dist/, which `npm test` builds first.
 import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RobotsPool, RobotsTxt } from '../dist/index.js';
@@ -62,6 +63,18 @@ describe('RobotsPool details', () => {
     }
   });
 
+  it('checkMany leaves a CPU to the calling thread, which packs the URLs; checkLines uses every worker', async () => {
+    const fresh = new RobotsPool({ threads: 2, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 });
+    try {
+      expect(await fresh.checkMany(matcher, urls)).toEqual(matcher.checkMany(urls));
+      expect(fresh.startedWorkers).toBe(Math.min(2, Math.max(1, availableParallelism() - 1)));
+      expect(await fresh.checkLines(matcher, lines)).toEqual(matcher.checkLines(lines));
+      expect(fresh.startedWorkers).toBe(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('small batches run on the calling thread', async () => {
     const local = new RobotsPool({ threads: 2 });
     expect(Array.from(await local.checkMany(matcher, ['/a', '/b']))).toEqual([0, 1]);
@@ -95,10 +108,12 @@ describe('RobotsPool details', () => {
   it('a program that never closes its pool still exits', () => {
     const script = `
       import { RobotsPool, RobotsTxt } from 'robots-wasm';
-      const pool = new RobotsPool({ threads: 2, minUrls: 10, jobUrls: 100 });
+      const pool = new RobotsPool({ threads: 2, minUrls: 10, jobUrls: 100, minBytes: 100, jobBytes: 1000 });
       const matcher = RobotsTxt.parse('user-agent: *\\ndisallow: /a\\n').matcher('Bot');
-      const verdicts = await pool.checkMany(matcher, Array.from({ length: 1000 }, (_, i) => i % 2 ? '/a' : '/b'));
-      console.log(verdicts.reduce((a, b) => a + b, 0), pool.startedWorkers);
+      const urls = Array.from({ length: 1000 }, (_, i) => i % 2 ? '/a' : '/b');
+      const verdicts = await pool.checkMany(matcher, urls);
+      const lines = await pool.checkLines(matcher, new TextEncoder().encode(urls.join('\\n')));
+      console.log(verdicts.reduce((a, b) => a + b, 0), lines.reduce((a, b) => a + b, 0), pool.startedWorkers);
     `;
     const dir = new URL('../build/pool-exit/', import.meta.url);
     mkdirSync(dir, { recursive: true });
@@ -106,6 +121,6 @@ describe('RobotsPool details', () => {
     writeFileSync(file, script);
     // Would hang (and time out) if an idle worker kept the event loop alive.
     const output = execFileSync(process.execPath, [file.pathname], { encoding: 'utf8', timeout: 20_000 });
-    expect(output.trim()).toBe('500 2');
+    expect(output.trim()).toBe('500 500 2');
   });
 });

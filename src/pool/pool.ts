@@ -83,10 +83,14 @@ export class RobotsPool {
     if (urls.length < this.#minUrls) return matcher.checkMany(urls);
     const batch = kernel().batch();
     const jobs: Promise<Uint8Array>[] = [];
-    const jobUrls = evenJobSize(urls.length, this.#jobUrls, this.threads);
+    // The calling thread packs URLs for the whole batch, and packing is the slower half: it
+    // keeps a CPU of its own, or workers take turns with it (measured: two workers on two
+    // CPUs were no faster than one, and at times half as fast).
+    const workers = Math.min(this.threads, Math.max(1, availableParallelism() - 1));
+    const jobUrls = evenJobSize(urls.length, this.#jobUrls, workers);
     for (let from = 0; from < urls.length; from += jobUrls) {
       const packed = batch.pack(urls, from, Math.min(urls.length, from + jobUrls));
-      jobs.push(this.#submit(matcher, packed, [packed.bytes.buffer, packed.spans.buffer]));
+      jobs.push(this.#submit(matcher, packed, [packed.bytes.buffer, packed.spans.buffer], workers));
     }
     return concatBytes(await Promise.all(jobs));
   }
@@ -105,7 +109,7 @@ export class RobotsPool {
       // and transferring its ArrayBuffer would empty the caller's Buffer (or Node's pool).
       const lines = new Uint8Array(end - start);
       lines.set(bytes.subarray(start, end));
-      jobs.push(this.#submit(matcher, { lines }, [lines.buffer]));
+      jobs.push(this.#submit(matcher, { lines }, [lines.buffer], this.threads));
       start = end;
     }
     return concatBytes(await Promise.all(jobs));
@@ -132,14 +136,14 @@ export class RobotsPool {
     if (matcher.disposed) throw new Error('robots-wasm: this matcher was disposed');
   }
 
-  #submit(matcher: Matcher, batch: WorkerBatch, buffers: ArrayBufferLike[]): Promise<Uint8Array> {
+  #submit(matcher: Matcher, batch: WorkerBatch, buffers: ArrayBufferLike[], workers: number): Promise<Uint8Array> {
     let table = this.#tableIds.get(matcher);
     if (table === undefined) {
       table = this.#nextTable++;
       this.#tableIds.set(matcher, table);
       this.#dropped.register(matcher, table);
     }
-    const slot = this.#slot();
+    const slot = this.#slot(workers);
     const job = this.#nextJob++;
     let image: Uint8Array | undefined;
     if (slot.tables.has(table)) {
@@ -165,9 +169,9 @@ export class RobotsPool {
     slot.worker.postMessage(request);
   }
 
-  /** The next worker in turn, started on first use. */
-  #slot(): Slot {
-    if (this.#slots.length < this.threads) {
+  /** The next of the first `workers` workers in turn, started on first use. */
+  #slot(workers: number): Slot {
+    if (this.#slots.length < workers) {
       const worker = new Worker(new URL('./worker.js', import.meta.url));
       worker.unref();
       const slot: Slot = { worker, tables: new Map(), jobs: new Map() };
@@ -177,7 +181,7 @@ export class RobotsPool {
       this.#slots.push(slot);
       return slot;
     }
-    const slot = this.#slots[this.#nextSlot % this.#slots.length];
+    const slot = this.#slots[this.#nextSlot % workers];
     this.#nextSlot++;
     return slot;
   }
