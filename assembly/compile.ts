@@ -54,7 +54,9 @@
 // could still beat the best match found.
 //
 // The compiler works in an arena the caller provides (compileWorkBytes() bytes) and writes
-// the table at `out` (compileTableBytes() bytes at most); it allocates nothing itself.
+// the table at `out` (compileTableBytes() bytes at most); it allocates nothing itself. An
+// image loaded with Matcher.fromBytes is checked against this format by validate.ts: a change
+// here needs the matching check there.
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,

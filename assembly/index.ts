@@ -11,6 +11,7 @@ import { findPath, mapLines, pathEnd, pathNeedsNormalization, pathNeedsSlash, pa
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
+export { validateTable, validateWorkBytes } from './validate';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
 

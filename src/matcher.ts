@@ -43,6 +43,9 @@ const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(p
 // bounded whatever the input size.
 export const CHUNK_BYTES = 256 * 1024;
 
+/** What assembly/validate.ts found damaged, by its TABLE_BAD_* code. */
+const DAMAGED_PARTS: Record<number, string> = { 1: 'header', 2: 'rules', 3: 'trie nodes', 4: 'key filter' };
+
 /**
  * Scratch a call leaves in place for the next one: what a checkLines report chunk needs (about
  * 7 MB). Compiles keep the same, so the two do not take turns growing and freeing the block.
@@ -71,7 +74,8 @@ export class Matcher {
 
   /**
    * Loads a table image made by `toBytes()` (in this or another thread or process) without
-   * re-parsing. Throws a TypeError when the bytes are not such an image.
+   * re-parsing. Throws a TypeError when the bytes are not such an image, or one that was
+   * damaged so that matching would read outside it (every offset and count is checked).
    */
   static fromBytes(bytes: Uint8Array): Matcher {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: Matcher.fromBytes expects a Uint8Array');
@@ -85,6 +89,14 @@ export class Matcher {
     const k = kernel();
     const ptr = k.heap.alloc(bytes.length);
     k.u8.set(bytes, ptr);
+    // An image from storage or another process may be damaged: the kernel must never follow
+    // an offset out of it.
+    const damaged = k.fn.validateTable(ptr, bytes.length, k.scratch(k.fn.validateWorkBytes(bytes.length)));
+    k.trimScratch(SCRATCH_KEPT_BYTES);
+    if (damaged !== 0) {
+      k.heap.free(ptr);
+      throw new TypeError(`robots-wasm: compiled table is damaged (${DAMAGED_PARTS[damaged] ?? 'unknown'})`);
+    }
     return new Matcher(ptr, bytes.length);
   }
 

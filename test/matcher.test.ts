@@ -1,6 +1,7 @@
 // Matcher: batch paths, table images and lifetime.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt } from '../src/index.js';
+import { HDR_ROOT_OFF, HDR_RULES_OFF, NODE_FIXED_SIZE, NODE_LABEL_CHILDREN, RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF } from '../src/compile/layout.js';
 
 const encoder = new TextEncoder();
 const body = 'user-agent: *\ndisallow: /private\nallow: /private/ok\ndisallow: /*.pdf$\ndisallow: /é\n';
@@ -93,6 +94,66 @@ describe('table images', () => {
     expect(() => Matcher.fromBytes(new Uint8Array(64))).toThrow(/bad magic/);
     expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, 40))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
+  });
+
+  it('fromBytes rejects a trie whose child points back at its parent (a walk would never end)', () => {
+    const image = matcher.toBytes();
+    const view = new DataView(image.buffer);
+    const root = view.getUint32(HDR_ROOT_OFF, true);
+    const children = view.getUint32(root + NODE_LABEL_CHILDREN, true) & 0xff;
+    expect(children).toBeGreaterThan(0);
+    const firstChildAt = root + NODE_FIXED_SIZE + (children <= 4 ? 4 : children <= 16 ? 16 : 32);
+    view.setUint32(firstChildAt, root, true);
+    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+  });
+
+  it('fromBytes rejects a wildcard rule shorter than the depth of its trie node', () => {
+    const image = RobotsTxt.parse('user-agent: *\ndisallow: /private/*.pdf$\n').matcher('Bot').toBytes();
+    const view = new DataView(image.buffer);
+    const rule = view.getUint32(HDR_RULES_OFF, true);
+    // The rule becomes its own last byte, "$", still hanging off the node "/private/" (depth
+    // 9), where the matcher would start on its tail; every offset stays inside the image.
+    view.setUint32(rule + RULE_PAT_OFF, view.getUint32(rule + RULE_PAT_OFF, true) + '/private/*.pdf'.length, true);
+    view.setUint32(rule + RULE_PAT_LEN_KIND, (1 << RULE_LEN_SHIFT) | (view.getUint32(rule + RULE_PAT_LEN_KIND, true) & 3), true);
+    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+  });
+
+  it('fromBytes refuses damaged images, and what it accepts never reads outside the image', () => {
+    // Wildcard rules (a key filter), a node with more than 16 children (a bitmap index), and
+    // end-anchored, allow and percent-encoded rules.
+    const wide = Array.from({ length: 20 }, (_, i) => `disallow: /${String.fromCharCode(97 + i)}x`).join('\n');
+    const tables = [
+      RobotsTxt.parse(`user-agent: *\n${wide}\ndisallow: /*q=*\ndisallow: /*.pdf$\ndisallow: /*/tmp/\nallow: /ax/ok$\n`).matcher('Bot'),
+      matcher,
+    ];
+    const urls = ['/ax', '/ax/ok', '/bx/q=1', '/c/d.pdf', '/e/tmp/x', '/%C3%A9', '/', '/zz?q=2', 'https://h.example/tx/tmp/'];
+    const lines = encoder.encode(urls.join('\n'));
+    let state = 7;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    let rejected = 0;
+    let accepted = 0;
+    for (let trial = 0; trial < 4000; trial++) {
+      const image = tables[trial % tables.length].toBytes();
+      // Magic and length stay intact: those are refused before the structure is looked at.
+      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) image[8 + Math.floor(random() * (image.length - 8))] = Math.floor(random() * 256);
+      let copy: Matcher;
+      try {
+        copy = Matcher.fromBytes(image);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toMatch(/damaged \((header|rules|trie nodes|key filter)\)/);
+        rejected++;
+        continue;
+      }
+      // Any verdicts will do (the rules were changed); a WebAssembly trap or a hang will not.
+      expect(copy.checkMany(urls)).toHaveLength(urls.length);
+      expect(copy.checkLines(lines)).toHaveLength(urls.length);
+      copy.dispose();
+      accepted++;
+    }
+    expect(rejected).toBeGreaterThan(1000);
+    expect(accepted).toBeGreaterThan(100);
+    tables[0].dispose();
   });
 });
 

@@ -1,0 +1,178 @@
+// Checks a table image before Matcher.fromBytes uses it. An image may come from storage or
+// another process, so a damaged one must be refused, not walked: every offset, length and
+// rule number the matcher (match.ts, index.ts) follows is checked to stay inside the image;
+// the nodes form a tree whose every child lies after its parent, so a walk always ends; and
+// a node's wildcard rules are at least as long as its depth, where the matcher starts on
+// their tails. The format is described in compile.ts.
+
+import {
+  FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SINGLES, FILTER_SIZE, HDR_FILTER_OFF,
+  HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF,
+  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE, MAX_FILTER_KEYS,
+  NO_RULE, NODE_END_RULE, NODE_FIXED_SIZE, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD,
+  RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_SIZE,
+} from '../src/compile/layout';
+import { childIndexBytes } from './node';
+
+export const TABLE_OK = 0;
+export const TABLE_BAD_HEADER = 1;
+export const TABLE_BAD_RULES = 2;
+export const TABLE_BAD_NODES = 3;
+export const TABLE_BAD_FILTER = 4;
+
+/** Bytes of the work area validateTable needs for a `size`-byte image: a u32 per 4 bytes. */
+export function validateWorkBytes(size: u32): u32 {
+  return (size & ~3) + 8;
+}
+
+// What the work area holds for each 4-byte position of the nodes: not a node, a node no
+// parent has named yet, or a node of known depth (depth + NODE_AT_DEPTH).
+const NOT_A_NODE: u32 = 0;
+const NODE_UNNAMED: u32 = 1;
+const NODE_AT_DEPTH: u32 = 2;
+
+let image: usize = 0;
+let imageSize: u64 = 0;
+let poolStart: u64 = 0;
+let poolEnd: u64 = 0;
+let ruleCount: u32 = 0;
+
+// @ts-ignore: decorator
+@inline function word(at: u64): u32 {
+  return load<u32>(image + <usize>at);
+}
+
+/** [at, at + len) lies inside the image (64-bit sums: no wrap-around). */
+// @ts-ignore: decorator
+@inline function inImage(at: u64, len: u64): bool {
+  return at + len <= imageSize;
+}
+
+// @ts-ignore: decorator
+@inline function inPool(at: u64, len: u64): bool {
+  return at >= poolStart && at + len <= poolEnd;
+}
+
+/** Length of the pattern of rule `r` (which must be < ruleCount). */
+// @ts-ignore: decorator
+@inline function patternLength(r: u32): u32 {
+  return word(<u64>word(HDR_RULES_OFF) + <u64>r * RULE_SIZE + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT;
+}
+
+// @ts-ignore: decorator
+@inline function ruleOrNone(r: u32): bool {
+  return r == NO_RULE || r < ruleCount;
+}
+
+/**
+ * TABLE_OK when the `size`-byte image at `table` (whose magic and length the caller checked)
+ * is safe for the matcher, or the TABLE_BAD_* code of the first part found damaged. `work`
+ * holds validateWorkBytes(size) bytes.
+ */
+export function validateTable(table: usize, size: u32, work: usize): i32 {
+  image = table;
+  imageSize = size;
+  if (size < <u32>HEADER_SIZE) return TABLE_BAD_HEADER;
+  ruleCount = word(HDR_RULE_COUNT);
+  const rulesOff = <u64>word(HDR_RULES_OFF);
+  poolStart = <u64>word(HDR_POOL_OFF);
+  poolEnd = poolStart + <u64>word(HDR_POOL_LEN);
+  const rootOff = <u64>word(HDR_ROOT_OFF);
+  const filterOff = <u64>word(HDR_FILTER_OFF);
+  if (rulesOff < <u64>HEADER_SIZE || (rulesOff & 3) != 0 || !inImage(rulesOff, <u64>ruleCount * RULE_SIZE)) return TABLE_BAD_HEADER;
+  if (poolStart < rulesOff + <u64>ruleCount * RULE_SIZE || poolEnd > imageSize) return TABLE_BAD_HEADER;
+  if ((rootOff & 3) != 0 || (filterOff & 3) != 0 || (rootOff != 0 && rootOff < poolEnd)) return TABLE_BAD_HEADER;
+  if (filterOff != 0 && (filterOff < poolEnd || !inImage(filterOff, FILTER_SIZE) || (rootOff != 0 && filterOff <= rootOff))) {
+    return TABLE_BAD_HEADER;
+  }
+
+  for (let r: u32 = 0; r < ruleCount; r++) {
+    const rule = rulesOff + <u64>r * RULE_SIZE;
+    const len = word(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT;
+    if (len == 0 || !inPool(<u64>word(rule + RULE_PAT_OFF), len)) return TABLE_BAD_RULES;
+  }
+
+  if (rootOff != 0) {
+    const nodesEnd = filterOff != 0 ? filterOff : imageSize;
+    // Pass 1: the nodes tile [rootOff, nodesEnd), each well formed; note where each starts.
+    memory.fill(work, 0, validateWorkBytes(size));
+    let at = rootOff;
+    while (at < nodesEnd) {
+      if (at + NODE_FIXED_SIZE > nodesEnd) return TABLE_BAD_NODES;
+      const labelChildren = word(at + NODE_LABEL_CHILDREN);
+      const count = <i32>(labelChildren & 0xff);
+      const wild = word(at + NODE_WILD);
+      const wildCount = <u64>(wild >>> 1);
+      const indexBytes = <u64>childIndexBytes(count);
+      const nodeSize = NODE_FIXED_SIZE + indexBytes + 4 * <u64>count + WILD_SIZE * wildCount;
+      if (at + nodeSize > nodesEnd) return TABLE_BAD_NODES;
+      if (!inPool(<u64>word(at + NODE_LABEL_OFF), labelChildren >>> 8)) return TABLE_BAD_NODES;
+      if (!ruleOrNone(word(at + NODE_PREFIX_RULE)) || !ruleOrNone(word(at + NODE_END_RULE))) return TABLE_BAD_NODES;
+      if ((wild & NODE_KEYED_BIT) != 0 && filterOff == 0) return TABLE_BAD_NODES;
+      if (count > 16) {
+        // A bitmap index: the rank it gives must stay below the number of child offsets.
+        let bits = 0;
+        for (let w: u64 = 0; w < 32; w += 8) bits += <i32>popcnt(load<u64>(image + <usize>(at + NODE_FIXED_SIZE + w)));
+        if (bits != count) return TABLE_BAD_NODES;
+      }
+      const list = at + NODE_FIXED_SIZE + indexBytes + 4 * <u64>count;
+      for (let w: u64 = 0; w < wildCount; w++) if (word(list + w * WILD_SIZE) >= ruleCount) return TABLE_BAD_NODES;
+      store<u32>(work + <usize>at, NODE_UNNAMED);
+      at += nodeSize;
+    }
+    if (at != nodesEnd) return TABLE_BAD_NODES;
+    // Pass 2, in layout order, so a parent comes before its children: each child is a node
+    // after its parent, named by no other; each node's depth bounds its wildcard rules.
+    store<u32>(work + <usize>rootOff, NODE_AT_DEPTH);
+    at = rootOff;
+    while (at < nodesEnd) {
+      const state = load<u32>(work + <usize>at);
+      if (state < NODE_AT_DEPTH) return TABLE_BAD_NODES; // no parent: nothing reaches it
+      const depth = <u64>(state - NODE_AT_DEPTH);
+      const count = <i32>(word(at + NODE_LABEL_CHILDREN) & 0xff);
+      const offsets = at + NODE_FIXED_SIZE + <u64>childIndexBytes(count);
+      for (let c = 0; c < count; c++) {
+        const child = <u64>word(offsets + 4 * <u64>c);
+        if (child <= at || child >= nodesEnd || (child & 3) != 0) return TABLE_BAD_NODES;
+        if (load<u32>(work + <usize>child) != NODE_UNNAMED) return TABLE_BAD_NODES;
+        // A path to a node spells a pattern's literal part, so it is no longer than the pool.
+        const childDepth = depth + <u64>(word(child + NODE_LABEL_CHILDREN) >>> 8);
+        if (childDepth > poolEnd - poolStart) return TABLE_BAD_NODES;
+        store<u32>(work + <usize>child, <u32>childDepth + NODE_AT_DEPTH);
+      }
+      const wildCount = <u64>(word(at + NODE_WILD) >>> 1);
+      const list = offsets + 4 * <u64>count;
+      for (let w: u64 = 0; w < wildCount; w++) if (<u64>patternLength(word(list + w * WILD_SIZE)) < depth) return TABLE_BAD_NODES;
+      at = list + WILD_SIZE * wildCount;
+    }
+  }
+
+  if (filterOff != 0) {
+    const keyCount = word(filterOff + FILTER_KEY_COUNT);
+    const keysOff = <u64>word(filterOff + FILTER_KEYS_OFF);
+    const bucketsOff = <u64>word(filterOff + FILTER_BUCKETS_OFF);
+    const bits = word(filterOff + FILTER_BUCKET_BITS);
+    const singles = word(filterOff + FILTER_SINGLES);
+    if (keyCount > <u32>MAX_FILTER_KEYS || singles > keyCount || bits < 1 || bits > 16) return TABLE_BAD_FILTER;
+    const buckets = (<u64>1 << bits) + 1;
+    if ((bucketsOff & 3) != 0 || !inImage(bucketsOff, 4 * buckets)) return TABLE_BAD_FILTER;
+    if ((keysOff & 3) != 0 || !inImage(keysOff, <u64>keyCount * KEY_SIZE)) return TABLE_BAD_FILTER;
+    for (let b: u64 = 0; b < buckets; b++) if (word(bucketsOff + 4 * b) > keyCount) return TABLE_BAD_FILTER;
+    for (let k: u32 = 0; k < keyCount; k++) {
+      const key = keysOff + <u64>k * KEY_SIZE;
+      const len = word(key + KEY_LEN);
+      const gate = word(key + KEY_GATE);
+      if (len == 0 || !inPool(<u64>word(key + KEY_POOL_OFF), len)) return TABLE_BAD_FILTER;
+      if ((len == 1 && gate != 0) || (len > 1 && gate > len - 2) || word(key + KEY_SHARED) > len) return TABLE_BAD_FILTER;
+      const rules = <u64>word(key + KEY_RULES_OFF);
+      const count = <u64>word(key + KEY_RULE_COUNT);
+      if ((rules & 3) != 0 || !inImage(rules, count * KEY_RULE_SIZE)) return TABLE_BAD_FILTER;
+      for (let i: u64 = 0; i < count; i++) {
+        const entry = rules + i * KEY_RULE_SIZE;
+        const r = word(entry + KEY_RULE_STRENGTH);
+        if (r >= ruleCount || word(entry + KEY_RULE_LITERAL) > patternLength(r)) return TABLE_BAD_FILTER;
+      }
+    }
+  }
+  return TABLE_OK;
+}
