@@ -22,7 +22,7 @@ export interface KernelExports {
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, out: number): number;
   compileWorkBytes(rules: number, bytes: number): number;
   compileTableBytes(rules: number, bytes: number): number;
-  validateTable(table: number, size: number, marks: number): number;
+  validateTable(table: number, size: number, work: number): number;
   validateWorkBytes(size: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
 }
