@@ -4,6 +4,7 @@
 import {
   FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, LINES_FILTER, LINES_REPORT,
   LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH, RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
+  TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES, TABLE_OK,
 } from './compile/layout.js';
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
@@ -43,8 +44,13 @@ const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(p
 // bounded whatever the input size.
 export const CHUNK_BYTES = 256 * 1024;
 
-/** What assembly/validate.ts found damaged, by its TABLE_BAD_* code. */
-const DAMAGED_PARTS: Record<number, string> = { 1: 'header', 2: 'rules', 3: 'trie nodes', 4: 'key filter' };
+/** The part of a table image validateTable found damaged, by its code. */
+const DAMAGED_PARTS: Record<number, string> = {
+  [TABLE_BAD_HEADER]: 'header',
+  [TABLE_BAD_RULES]: 'rules',
+  [TABLE_BAD_NODES]: 'trie nodes',
+  [TABLE_BAD_FILTER]: 'key filter',
+};
 
 /**
  * Scratch a call leaves in place for the next one: what a checkLines report chunk needs (about
@@ -93,7 +99,7 @@ export class Matcher {
     // an offset out of it.
     const damaged = k.fn.validateTable(ptr, bytes.length, k.scratch(k.fn.validateWorkBytes(bytes.length)));
     k.trimScratch(SCRATCH_KEPT_BYTES);
-    if (damaged !== 0) {
+    if (damaged !== TABLE_OK) {
       k.heap.free(ptr);
       throw new TypeError(`robots-wasm: compiled table is damaged (${DAMAGED_PARTS[damaged] ?? 'unknown'})`);
     }

@@ -88,6 +88,13 @@ export const REPORT_EXTRA_BYTES = 21;
 export const RESULT_NO_MATCH = -1;
 export const RESULT_ROBOTS_TXT = -2;
 
+// What validateTable (assembly/validate.ts) says of a table image.
+export const TABLE_OK = 0;
+export const TABLE_BAD_HEADER = 1;
+export const TABLE_BAD_RULES = 2;
+export const TABLE_BAD_NODES = 3;
+export const TABLE_BAD_FILTER = 4;
+
 // Line records (assembly/lex.ts): LINE_SIZE bytes per physical line.
 export const LINE_KIND_FLAGS = 0; // kind in the low byte, LINE_FLAG_* above it
 export const LINE_START = 4;
