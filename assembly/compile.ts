@@ -6,22 +6,25 @@
 // so the image is position-independent (toBytes/fromBytes are plain copies).
 //
 //   header (HEADER_SIZE bytes)
-//     magic "RWT3" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
+//     magic "RWT4" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
 //     rule count | rules offset | root node offset (0: no rules) | pool offset | pool length
-//     filter offset (0: none) | reserved
+//     filter offset (0: none) | kinds offset
 //   rules: RULE_SIZE bytes each, ordered by strength: longest pattern first, allow before
 //     disallow at equal length, then file order. A rule's index in this order is its
 //     "strength number": of all rules matching a path, the smallest number decides.
-//     id (the caller's rule index) | line | pattern offset | pattern length << RULE_LEN_SHIFT with
-//     the RULE_ALLOW_BIT and RULE_DERIVED_BIT flags (derived: made by google mode's index.htm rule)
+//     pattern end offset | line (the caller maps a line back to its rule). A rule's pattern
+//     starts where the previous rule's ends; rule 0's starts at the pool offset.
+//   kinds: one byte per rule, by strength number: KIND_ALLOW_BIT | KIND_DERIVED_BIT (derived:
+//     made by google mode's index.htm rule)
 //   pool: the normalised patterns, concatenated in strength order (ASCII: normalisation
 //     escapes every other byte), padded to 4
 //   nodes: a radix trie over the literal part of each pattern (up to its first '*', and
 //     without a final '$'). A node's label is the run of pattern bytes leading to it from its
 //     parent, stored as an offset into the pool (labels are substrings of patterns).
-//     label offset | label length << 8 | child count | prefix rule | end rule | wildcard list
-//     length << 1 | keyed bit | child index (node.ts: first bytes or a bitmap) | child offsets
-//     in first-byte order | wildcard list
+//     label offset | label length << NODE_LABEL_SHIFT | NODE_HAS_* bits | child count | the
+//     fields its bits name, in this order: prefix rule, end rule, wildcard list length << 1 |
+//     keyed bit | child index (node.ts: first bytes or a bitmap) | child offsets in first-byte
+//     order | wildcard list. Most nodes hold one rule or none, so absent fields take no room.
 //     - prefix rule: strongest rule that matches every path passing the node: its literal
 //       part is the node's path and nothing or only '*' (and a final '$') follows
 //     - end rule: strongest rule "this node's path + $" (matches when the path ends here)
@@ -38,9 +41,10 @@
 //     matched in full (literal part included) when their key occurs, from the first node on
 //     the walk that has keyed rules. A key is looked for only where its gate - its
 //     least common byte pair ("/filters/" -> "lt", not "/f": paths are full of '/') - occurs.
-//     key count | keys offset | nibble tables (16 + 16 bytes each) for the first and the second
-//     gate bytes of keys of two or more bytes, and for one-byte keys | bucket bits | buckets
-//     offset | first one-byte key | buckets: (1 << bits) + 1 key indices (the gate pairs hash
+//     key count | keys offset | bucket bits | buckets offset | first one-byte key | nibble
+//     tables (16 + 16 bytes each) for the first and the second gate bytes of keys of two or
+//     more bytes, and, only when there are one-byte keys, for them | buckets: (1 << bits) + 1
+//     key indices, about four buckets per key of two or more bytes (the gate pairs hash
 //     to buckets; bucket b holds keys[buckets[b], buckets[b + 1])) | keys: KEY_SIZE each (pool
 //     offset, length, gate offset, gate pair, rules offset, rule count, bytes shared with the
 //     previous key of its run), by bucket, within a bucket by gate offset and then in byte
@@ -62,12 +66,12 @@ import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
   FILTER_GATE2_HI, FILTER_SINGLES, FILTER_SIZE, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
-  HDR_POOL_LEN, HDR_POOL_OFF, HDR_RESERVED, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
+  HDR_POOL_LEN, HDR_POOL_OFF, HDR_KINDS_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
   KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_SHARED, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
-  KEY_SIZE, MAX_FILTER_KEYS, NODE_END_RULE, NODE_FIXED_SIZE, NODE_KEYED_BIT, NODE_LABEL_CHILDREN,
-  NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, NO_KEY, NO_RULE,
-  RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE,
-  RULE_IN_START, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC, WILD_SIZE,
+  KEY_SIZE, MAX_FILTER_KEYS, MAX_KEY_LEN, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT,
+  NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, NO_KEY, NO_RULE, FILTER_MIN_BUCKET_BITS, FILTER_SINGLES_SIZE,
+  KIND_ALLOW_BIT, KIND_DERIVED_BIT, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE,
+  RULE_IN_START, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC, WILD_SIZE,
   WILD_STRENGTH,
 } from '../src/compile/layout';
 import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
@@ -86,8 +90,8 @@ const GATE_SORT_MAX: u32 = (1 << 29) - 1;
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
 const FILTER_MIN_RULES = 2;
 
-/** Longest label a node holds (NODE_LABEL_CHILDREN keeps 24 bits of length). */
-const MAX_LABEL = (1 << 24) - 1;
+/** Longest label a node holds (NODE_LABEL_CHILDREN keeps 21 bits of length). */
+const MAX_LABEL = (1 << (32 - NODE_LABEL_SHIFT)) - 1;
 
 const SHAPE_PREFIX: u32 = 0;
 const SHAPE_END: u32 = 1;
@@ -335,6 +339,13 @@ function splitLastChild(parent: i32, middle: i32): void {
   appendChild(middle, child);
 }
 
+/** The NODE_HAS_* fields a node needs. */
+function nodeFields(node: i32): u32 {
+  return (get(nodePrefix, node) != NO_RULE ? NODE_HAS_PREFIX : 0)
+    | (get(nodeEnd, node) != NO_RULE ? NODE_HAS_END : 0)
+    | (get(nodeWildCount, node) != 0 || get(nodeKeyed, node) != 0 ? NODE_HAS_WILD : 0);
+}
+
 function childCount(node: i32): i32 {
   let count = 0;
   for (let c = get(nodeFirstChild, node); c != NONE; c = get(nodeNext, c)) count++;
@@ -353,7 +364,6 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   patOff = take(<usize>maxRules << 2);
   patLen = take(<usize>maxRules << 2);
   ruleAllow = take(<usize>maxRules << 2);
-  const ruleId = take(<usize>maxRules << 2);
   const ruleLine = take(<usize>maxRules << 2);
   const ruleDerived = take(<usize>maxRules << 2);
   let totalIn = 0;
@@ -377,7 +387,6 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     set(patOff, m, normUsed);
     set(patLen, m, n);
     set(ruleAllow, m, allow);
-    set(ruleId, m, load<u32>(r + RULE_IN_ID));
     set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
     set(ruleDerived, m, 0);
     m++;
@@ -394,8 +403,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
         set(patOff, m, at);
         set(patLen, m, slash + 2);
         set(ruleAllow, m, 1);
-        set(ruleId, m, load<u32>(r + RULE_IN_ID));
-        set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
+            set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
         set(ruleDerived, m, 1);
         m++;
         normUsed += <u32>(slash + 2);
@@ -409,13 +417,14 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   const sortTmp = take(<usize>m << 3);
   for (let i = 0; i < m; i++) {
     const notAllow: u64 = get(ruleAllow, i) != 0 ? 0 : 1;
-    setItem(strengthKeys, i, ((<u64>(0x1fffff - get(patLen, i))) << 42) | (notAllow << 41) | <u64>i);
+    // 31 bits of inverted length: patterns of any length a body can hold sort by length.
+    setItem(strengthKeys, i, ((<u64>(0x7fffffff - get(patLen, i))) << 33) | (notAllow << 32) | <u64>i);
   }
   sortValues(strengthKeys, sortTmp, m);
   strengthPat = take(<usize>m << 2);
   litPtr = take(<usize>m << 2);
   for (let k = 0; k < m; k++) {
-    const rule = <u32>(item(strengthKeys, k) & 0x1ffffffffff);
+    const rule = <u32>(item(strengthKeys, k) & 0xffffffff);
     set(strengthPat, k, rule);
     set(litPtr, k, <u32>(norm + get(patOff, rule)));
   }
@@ -453,6 +462,8 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       }
       i = j;
     }
+    // Any part of a segment the path must hold will do as a key; the key record keeps u16s.
+    if (best > MAX_KEY_LEN) best = MAX_KEY_LEN;
     if (best == 0) {
       // Nothing but '*' (and '$') after the literal part: matches every path that starts
       // with it, like a prefix rule (of its own, longer, priority).
@@ -503,7 +514,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   const keyOrder = take(<usize>keyCount << 3);
   let multiKeys = 0;
   for (let i = 0; i < keyCount; i++) if (get(keyLen, get(keyList, i)) >= 2) multiKeys++;
-  let bucketBits = 4;
+  let bucketBits = FILTER_MIN_BUCKET_BITS;
   while (bucketBits < 16 && (1 << bucketBits) < multiKeys * 4) bucketBits++;
   for (let i = 0; i < keyCount; i++) {
     const k = get(keyList, i);
@@ -608,7 +619,8 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
 
   // 6. Layout.
   const rulesOffset = HEADER_SIZE;
-  const poolOffset = rulesOffset + m * RULE_SIZE;
+  const kindsOffset = rulesOffset + m * RULE_SIZE;
+  const poolOffset = kindsOffset + m;
   let cursor = (poolOffset + poolLength + 3) & ~3;
   const order = take(<usize>(nodeCount + 1) << 2); // nodes in depth-first order
   const nodeOffset = take(<usize>(nodeCount + 1) << 2);
@@ -621,13 +633,14 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       set(order, ordered++, node);
       set(nodeOffset, node, cursor);
       const c = childCount(node);
-      cursor += NODE_FIXED_SIZE + childIndexBytes(c) + 4 * c + WILD_SIZE * get(nodeWildCount, node);
+      cursor += NODE_FIELDS + 4 * <i32>popcnt(nodeFields(node)) + childIndexBytes(c) + 4 * c + WILD_SIZE * get(nodeWildCount, node);
       // Children in reverse onto the stack so the first child comes out first.
       for (let child = get(nodeLastChild, node); child != NONE; child = get(nodePrev, child)) set(stack, stackSize++, child);
     }
   }
   const filterOffset = keyCount > 0 ? cursor : 0;
-  if (keyCount > 0) cursor += FILTER_SIZE + 4 * ((1 << bucketBits) + 1) + KEY_SIZE * keyCount + KEY_RULE_SIZE * keyedRules;
+  const singlesSize = multiKeys < keyCount ? FILTER_SINGLES_SIZE : 0;
+  if (keyCount > 0) cursor += FILTER_SIZE + singlesSize + 4 * ((1 << bucketBits) + 1) + KEY_SIZE * keyCount + KEY_RULE_SIZE * keyedRules;
   const total = cursor;
 
   // 7. Write.
@@ -641,16 +654,15 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   store<u32>(out + HDR_POOL_OFF, poolOffset);
   store<u32>(out + HDR_POOL_LEN, poolLength);
   store<u32>(out + HDR_FILTER_OFF, filterOffset);
-  store<u32>(out + HDR_RESERVED, 0);
+  store<u32>(out + HDR_KINDS_OFF, kindsOffset);
 
   for (let k = 0; k < m; k++) {
     const rule = get(strengthPat, k);
     const at = out + rulesOffset + <usize>k * RULE_SIZE;
     const len = get(patLen, rule);
-    store<u32>(at + RULE_ID, get(ruleId, rule));
+    store<u32>(at + RULE_PAT_END, poolOffset + get(poolOut, k) + len);
     store<u32>(at + RULE_LINE, get(ruleLine, rule));
-    store<u32>(at + RULE_PAT_OFF, poolOffset + get(poolOut, k));
-    store<u32>(at + RULE_PAT_LEN_KIND, (len << RULE_LEN_SHIFT) | (get(ruleDerived, rule) != 0 ? RULE_DERIVED_BIT : 0) | (get(ruleAllow, rule) != 0 ? RULE_ALLOW_BIT : 0));
+    store<u8>(out + kindsOffset + k, (get(ruleDerived, rule) != 0 ? KIND_DERIVED_BIT : 0) | (get(ruleAllow, rule) != 0 ? KIND_ALLOW_BIT : 0));
     memory.copy(out + poolOffset + get(poolOut, k), norm + get(patOff, rule), len);
   }
 
@@ -662,12 +674,14 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     const depth = get(nodeDepth, node);
     store<u32>(at + NODE_LABEL_OFF, poolOffset + get(nodeRef, node) + from);
     const c = childCount(node);
-    store<u32>(at + NODE_LABEL_CHILDREN, ((depth - from) << 8) | c);
-    store<u32>(at + NODE_PREFIX_RULE, get(nodePrefix, node));
-    store<u32>(at + NODE_END_RULE, get(nodeEnd, node));
+    const fields = nodeFields(node);
+    store<u32>(at + NODE_LABEL_CHILDREN, ((depth - from) << NODE_LABEL_SHIFT) | fields | c);
+    let field = at + NODE_FIELDS;
+    if ((fields & NODE_HAS_PREFIX) != 0) store<u32>(field, get(nodePrefix, node)), (field += 4);
+    if ((fields & NODE_HAS_END) != 0) store<u32>(field, get(nodeEnd, node)), (field += 4);
     const wildCount = get(nodeWildCount, node);
-    store<u32>(at + NODE_WILD, (wildCount << 1) | (get(nodeKeyed, node) != 0 ? NODE_KEYED_BIT : 0));
-    const offsets = at + NODE_FIXED_SIZE + childIndexBytes(c);
+    if ((fields & NODE_HAS_WILD) != 0) store<u32>(field, (wildCount << 1) | (get(nodeKeyed, node) != 0 ? NODE_KEYED_BIT : 0)), (field += 4);
+    const offsets = field + childIndexBytes(c);
     const firstBytes = memory.data(256); // staging: at most 256 children
     let index = 0;
     for (let child = get(nodeFirstChild, node); child != NONE; child = get(nodeNext, child)) {
@@ -675,7 +689,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       store<u32>(offsets + (<usize>index << 2), get(nodeOffset, child));
       index++;
     }
-    writeChildIndex(at + NODE_FIXED_SIZE, firstBytes, c);
+    writeChildIndex(field, firstBytes, c);
     // The wildcard list follows the child offsets.
     const list = offsets + (<usize>c << 2);
     const wildStart = <i32>get(nodeWildStart, node);
@@ -684,7 +698,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
 
   if (keyCount > 0) {
     const filter = out + filterOffset;
-    const bucketsOffset = filterOffset + FILTER_SIZE;
+    const bucketsOffset = filterOffset + FILTER_SIZE + singlesSize;
     const bucketCount = 1 << bucketBits;
     const keysOffset = bucketsOffset + 4 * (bucketCount + 1);
     store<u32>(filter + FILTER_KEY_COUNT, keyCount);
@@ -717,9 +731,9 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       const pair = get(pairOf, i);
       const key = out + keysOffset + <usize>j * KEY_SIZE;
       store<u32>(key + KEY_POOL_OFF, poolOffset + keyAt);
-      store<u32>(key + KEY_LEN, len);
-      store<u32>(key + KEY_GATE, gate);
-      store<u32>(key + KEY_GATE_PAIR, pair);
+      store<u16>(key + KEY_LEN, len);
+      store<u16>(key + KEY_GATE, gate);
+      store<u16>(key + KEY_GATE_PAIR, pair);
       let shared: u32 = 0;
       const previous = j > 0 ? item(keyOrder, j - 1) : 0;
       const before = <i32>(previous & ORDER_INDEX_MASK);
@@ -727,7 +741,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
         const b = get(keyList, before);
         shared = <u32>commonPrefix(patternOf(b) + get(keyRel, b), patternOf(k) + get(keyRel, k), min(<i32>get(keyLen, b), <i32>len));
       }
-      store<u32>(key + KEY_SHARED, shared);
+      store<u16>(key + KEY_SHARED, shared);
       if (len == 1) {
         addToRows(single, pair);
       } else {
@@ -738,7 +752,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     while (bucket <= bucketCount) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), multiKeys);
     nibbleTablesOfRows(gate1, filter + FILTER_GATE1_LO, filter + FILTER_GATE1_HI);
     nibbleTablesOfRows(gate2, filter + FILTER_GATE2_LO, filter + FILTER_GATE2_HI);
-    nibbleTablesOfRows(single, filter + FILTER_SINGLE_LO, filter + FILTER_SINGLE_HI);
+    if (singlesSize != 0) nibbleTablesOfRows(single, filter + FILTER_SINGLE_LO, filter + FILTER_SINGLE_HI);
     // Each key's rules, in strength order, after the keys: count, then place.
     const ruleCounts = take(<usize>keyCount << 2);
     memory.fill(ruleCounts, 0, <usize>keyCount << 2);

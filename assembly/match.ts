@@ -6,11 +6,11 @@
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
   FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
-  FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, KEY_GATE, KEY_LEN,
-  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, NODE_KEYED_BIT,
-  KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_KEY, NO_RULE, NODE_END_RULE, NODE_FIXED_SIZE,
-  NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD, RULE_ALLOW_BIT,
-  RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
+  FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_OFF, HDR_ROOT_OFF,
+  HDR_RULES_OFF, KEY_GATE, KEY_LEN, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
+  KEY_SHARED, KIND_ALLOW_BIT, NODE_KEYED_BIT, KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, NODE_COUNT_MASK,
+  NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
+  RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
 import { findByte, indexOfSegment, inSet } from './scan';
 import { childIndexBytes, childRank } from './node';
@@ -80,8 +80,10 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
   const gate1Hi = v128.load(filter + FILTER_GATE1_HI);
   const gate2Lo = v128.load(filter + FILTER_GATE2_LO);
   const gate2Hi = v128.load(filter + FILTER_GATE2_HI);
-  const singleLo = v128.load(filter + FILTER_SINGLE_LO);
-  const singleHi = v128.load(filter + FILTER_SINGLE_HI);
+  // The one-byte key tables are there only when the filter has one-byte keys.
+  const hasSingles = singles < keyCount;
+  const singleLo = hasSingles ? v128.load(filter + FILTER_SINGLE_LO) : i8x16.splat(0);
+  const singleHi = hasSingles ? v128.load(filter + FILTER_SINGLE_HI) : i8x16.splat(0);
   for (let i = from; i < len; i += 16) {
     const v = v128.load(path + i);
     const valid = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
@@ -100,14 +102,14 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
       let agreed = RUN_UNKNOWN;
       for (let k = <i32>u32At(buckets + (b << 2)); k < end; k++) {
         const key = keys + <usize>k * KEY_SIZE;
-        const gate = <i32>u32At(key + KEY_GATE);
+        const gate = <i32>load<u16>(key + KEY_GATE);
         if (gate != runGate) {
           runGate = gate;
           agreed = RUN_UNKNOWN;
         } else if (agreed == RUN_PAST) {
           continue;
         } else if (agreed >= 0) {
-          const shared = <i32>u32At(key + KEY_SHARED);
+          const shared = <i32>load<u16>(key + KEY_SHARED);
           // It differs from the path where the previous key did (or is longer than the path).
           if (shared > agreed) continue;
           // It sorts after the previous key at a byte the path has in common with that key:
@@ -122,34 +124,39 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
           agreed = RUN_PAST;
           continue;
         }
-        if (agreed == RUN_UNKNOWN && u32At(key + KEY_GATE_PAIR) != pair) continue;
-        const keyLen = <i32>u32At(key + KEY_LEN);
+        if (agreed == RUN_UNKNOWN && <u32>load<u16>(key + KEY_GATE_PAIR) != pair) continue;
+        const keyLen = <i32>load<u16>(key + KEY_LEN);
         const room = len - start;
         const known = agreed >= 0 ? agreed : 0; // bytes before `known` are already equal
         agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
         if (agreed == keyLen) markKey(k);
       }
     }
-    if (singles < keyCount) {
+    if (hasSingles) {
       let ones = i8x16.bitmask(inSet(v, singleLo, singleHi)) & valid;
       while (ones != 0) {
         const at = i + ctz(ones);
         ones &= ones - 1;
         const c = <u32>load<u8>(path + at);
         for (let k = singles; k < keyCount; k++) {
-          if (u32At(keys + <usize>k * KEY_SIZE + KEY_GATE_PAIR) == c) markKey(k);
+          if (<u32>load<u16>(keys + <usize>k * KEY_SIZE + KEY_GATE_PAIR) == c) markKey(k);
         }
       }
     }
   }
 }
 
+/** Offset of the child whose first byte is `c` (0: none), from the child index at `index`. */
 // @ts-ignore: decorator
-@inline function findChild(node: usize, c: u32): usize {
-  const count = <i32>(u32At(node + NODE_LABEL_CHILDREN) & 0xff);
-  const index = node + NODE_FIXED_SIZE;
+@inline function findChild(index: usize, count: i32, c: u32): usize {
   const rank = childRank(index, count, c);
   return rank < 0 ? 0 : <usize>u32At(index + childIndexBytes(count) + (<usize>rank << 2));
+}
+
+/** Address of rule `r`'s pattern; its end is the rule's RULE_PAT_END. */
+// @ts-ignore: decorator
+@inline function patternStart(table: usize, rules: usize, r: u32): usize {
+  return table + <usize>(r == 0 ? u32At(table + HDR_POOL_OFF) : u32At(rules + <usize>(r - 1) * RULE_SIZE + RULE_PAT_END));
 }
 
 /**
@@ -175,10 +182,9 @@ function bestKeyed(table: usize, filter: usize, rules: usize, path: usize, from:
         if (r >= best) break;
         const literal = <i32>u32At(entry + KEY_RULE_LITERAL);
         if (literal > len) continue;
-        const rule = rules + <usize>r * RULE_SIZE;
-        const pat = table + <usize>u32At(rule + RULE_PAT_OFF);
+        const pat = patternStart(table, rules, r);
         if (memory.compare(pat, path, literal) != 0) continue;
-        const patLen = <i32>(u32At(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT);
+        const patLen = <i32>(table + <usize>u32At(rules + <usize>r * RULE_SIZE + RULE_PAT_END) - pat);
         if (wildcardTailMatches(pat, literal, patLen, path, literal, len)) {
           best = r;
           break;
@@ -199,27 +205,33 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
   let node = table + <usize>rootOff;
   let pos = 0;
   while (true) {
-    const prefixRule = u32At(node + NODE_PREFIX_RULE);
-    if (prefixRule < best) best = prefixRule;
-    if (pos == len) {
-      const endRule = u32At(node + NODE_END_RULE);
-      if (endRule < best) best = endRule;
+    const word = u32At(node + NODE_LABEL_CHILDREN);
+    const count = <i32>(word & NODE_COUNT_MASK);
+    let field = node + NODE_FIELDS;
+    if ((word & NODE_HAS_PREFIX) != 0) {
+      const prefixRule = u32At(field);
+      if (prefixRule < best) best = prefixRule;
+      field += 4;
     }
-    const wild = u32At(node + NODE_WILD);
-    // The first node with keyed wildcard rules: every reachable keyed rule's key lies at or
-    // after this depth. They are tried after the walk, when `best` prunes the most.
-    if (keyedFrom < 0 && (wild & NODE_KEYED_BIT) != 0) keyedFrom = pos;
-    const wildCount = <i32>(wild >>> 1);
-    if (wildCount != 0) {
+    if ((word & NODE_HAS_END) != 0) {
+      const endRule = u32At(field);
+      if (pos == len && endRule < best) best = endRule;
+      field += 4;
+    }
+    if ((word & NODE_HAS_WILD) != 0) {
+      const wild = u32At(field);
+      field += 4;
+      // The first node with keyed wildcard rules: every reachable keyed rule's key lies at or
+      // after this depth. They are tried after the walk, when `best` prunes the most.
+      if (keyedFrom < 0 && (wild & NODE_KEYED_BIT) != 0) keyedFrom = pos;
+      const wildCount = <i32>(wild >>> 1);
       // The list follows the child index and the child offsets.
-      const count = <i32>(u32At(node + NODE_LABEL_CHILDREN) & 0xff);
-      const list = node + NODE_FIXED_SIZE + childIndexBytes(count) + (<usize>count << 2);
+      const list = field + childIndexBytes(count) + (<usize>count << 2);
       for (let k = 0; k < wildCount; k++) {
         const r = u32At(list + <usize>k * WILD_SIZE + WILD_STRENGTH);
         if (r >= best) break; // lists are sorted by strength
-        const rule = rules + <usize>r * RULE_SIZE;
-        const pat = table + <usize>u32At(rule + RULE_PAT_OFF);
-        const patLen = <i32>(u32At(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT);
+        const pat = patternStart(table, rules, r);
+        const patLen = <i32>(table + <usize>u32At(rules + <usize>r * RULE_SIZE + RULE_PAT_END) - pat);
         if (wildcardTailMatches(pat, pos, patLen, path, pos, len)) {
           best = r;
           break;
@@ -227,10 +239,10 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
       }
     }
     if (pos == len) break;
-    const childOff = findChild(node, load<u8>(path + pos));
+    const childOff = findChild(field, count, load<u8>(path + pos));
     if (childOff == 0) break;
     const child = table + childOff;
-    const labelLen = <i32>(u32At(child + NODE_LABEL_CHILDREN) >>> 8);
+    const labelLen = <i32>(u32At(child + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
     if (pos + labelLen > len) break;
     // Reads past the path end stay in bounds (heap guard).
     if (commonPrefix(path + pos, table + <usize>u32At(child + NODE_LABEL_OFF), labelLen) != labelLen) break;
@@ -244,6 +256,5 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
 /** 1 when rule number `r` (or no rule) allows, 0 when it disallows. */
 export function verdictOf(table: usize, r: u32): u8 {
   if (r == NO_RULE) return 1;
-  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
-  return <u8>(u32At(rules + <usize>r * RULE_SIZE + RULE_PAT_LEN_KIND) & RULE_ALLOW_BIT);
+  return <u8>(load<u8>(table + <usize>u32At(table + HDR_KINDS_OFF) + <usize>r) & KIND_ALLOW_BIT);
 }

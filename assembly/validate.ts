@@ -6,12 +6,13 @@
 // their tails. The format is described in compile.ts.
 
 import {
-  FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_SINGLES, FILTER_SIZE, HDR_FILTER_OFF,
-  HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF,
-  KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE, MAX_FILTER_KEYS,
-  NO_RULE, NODE_END_RULE, NODE_FIXED_SIZE, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_PREFIX_RULE, NODE_WILD,
-  RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES,
-  TABLE_BAD_RULES, TABLE_OK, WILD_SIZE,
+  FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_MIN_BUCKET_BITS, FILTER_SINGLES,
+  FILTER_SINGLES_SIZE, FILTER_SIZE, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF,
+  HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL,
+  KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, NODE_COUNT_MASK,
+  NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF,
+  NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES,
+  TABLE_OK, WILD_SIZE,
 } from '../src/compile/layout';
 import { childIndexBytes } from './node';
 
@@ -48,10 +49,28 @@ let ruleCount: u32 = 0;
   return at >= poolStart && at + len <= poolEnd;
 }
 
-/** Length of the pattern of rule `r` (which must be < ruleCount). */
+/** Where the pattern of rule `r` (which must be < ruleCount) ends. */
 // @ts-ignore: decorator
-@inline function patternLength(r: u32): u32 {
-  return word(<u64>word(HDR_RULES_OFF) + <u64>r * RULE_SIZE + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT;
+@inline function patternEnd(r: u32): u64 {
+  return <u64>word(<u64>word(HDR_RULES_OFF) + <u64>r * RULE_SIZE + RULE_PAT_END);
+}
+
+/** Length of the pattern of rule `r` (which must be < ruleCount; the rules were checked). */
+// @ts-ignore: decorator
+@inline function patternLength(r: u32): u64 {
+  return patternEnd(r) - (r == 0 ? poolStart : patternEnd(r - 1));
+}
+
+/** Where the child index of the node at `at` starts: after the fields its word names. */
+// @ts-ignore: decorator
+@inline function fieldsEnd(at: u64, labelChildren: u32): u64 {
+  return at + NODE_FIELDS + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+}
+
+/** Length of the wildcard list of the node at `at`, whose fields end at `end`. */
+// @ts-ignore: decorator
+@inline function wildCountOf(labelChildren: u32, end: u64): u64 {
+  return (labelChildren & NODE_HAS_WILD) != 0 ? <u64>(word(end - 4) >>> 1) : 0;
 }
 
 // @ts-ignore: decorator
@@ -70,21 +89,26 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
   if (size < <u32>HEADER_SIZE) return TABLE_BAD_HEADER;
   ruleCount = word(HDR_RULE_COUNT);
   const rulesOff = <u64>word(HDR_RULES_OFF);
+  const kindsOff = <u64>word(HDR_KINDS_OFF);
   poolStart = <u64>word(HDR_POOL_OFF);
   poolEnd = poolStart + <u64>word(HDR_POOL_LEN);
   const rootOff = <u64>word(HDR_ROOT_OFF);
   const filterOff = <u64>word(HDR_FILTER_OFF);
   if (rulesOff < <u64>HEADER_SIZE || (rulesOff & 3) != 0 || !inImage(rulesOff, <u64>ruleCount * RULE_SIZE)) return TABLE_BAD_HEADER;
-  if (poolStart < rulesOff + <u64>ruleCount * RULE_SIZE || poolEnd > imageSize) return TABLE_BAD_HEADER;
+  if (kindsOff < rulesOff + <u64>ruleCount * RULE_SIZE || poolStart < kindsOff + <u64>ruleCount || poolEnd > imageSize) {
+    return TABLE_BAD_HEADER;
+  }
   if ((rootOff & 3) != 0 || (filterOff & 3) != 0 || (rootOff != 0 && rootOff < poolEnd)) return TABLE_BAD_HEADER;
   if (filterOff != 0 && (filterOff < poolEnd || !inImage(filterOff, FILTER_SIZE) || (rootOff != 0 && filterOff <= rootOff))) {
     return TABLE_BAD_HEADER;
   }
 
+  // Each pattern starts where the previous one ends: the ends rise through the pool.
+  let previousEnd = poolStart;
   for (let r: u32 = 0; r < ruleCount; r++) {
-    const rule = rulesOff + <u64>r * RULE_SIZE;
-    const len = word(rule + RULE_PAT_LEN_KIND) >>> RULE_LEN_SHIFT;
-    if (len == 0 || !inPool(<u64>word(rule + RULE_PAT_OFF), len)) return TABLE_BAD_RULES;
+    const end = <u64>word(rulesOff + <u64>r * RULE_SIZE + RULE_PAT_END);
+    if (end <= previousEnd || end > poolEnd) return TABLE_BAD_RULES;
+    previousEnd = end;
   }
 
   if (rootOff != 0) {
@@ -93,27 +117,34 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     memory.fill(work, 0, validateWorkBytes(size));
     let at = rootOff;
     while (at < nodesEnd) {
-      if (at + NODE_FIXED_SIZE > nodesEnd) return TABLE_BAD_NODES;
+      if (at + NODE_FIELDS > nodesEnd) return TABLE_BAD_NODES;
       const labelChildren = word(at + NODE_LABEL_CHILDREN);
-      const count = <i32>(labelChildren & 0xff);
-      const wild = word(at + NODE_WILD);
-      const wildCount = <u64>(wild >>> 1);
+      const count = <i32>(labelChildren & NODE_COUNT_MASK);
+      const index = fieldsEnd(at, labelChildren);
+      if (index > nodesEnd) return TABLE_BAD_NODES;
+      const wildCount = wildCountOf(labelChildren, index);
       const indexBytes = <u64>childIndexBytes(count);
-      const nodeSize = NODE_FIXED_SIZE + indexBytes + 4 * <u64>count + WILD_SIZE * wildCount;
-      if (at + nodeSize > nodesEnd) return TABLE_BAD_NODES;
-      if (!inPool(<u64>word(at + NODE_LABEL_OFF), labelChildren >>> 8)) return TABLE_BAD_NODES;
-      if (!ruleOrNone(word(at + NODE_PREFIX_RULE)) || !ruleOrNone(word(at + NODE_END_RULE))) return TABLE_BAD_NODES;
-      if ((wild & NODE_KEYED_BIT) != 0 && filterOff == 0) return TABLE_BAD_NODES;
+      const list = index + indexBytes + 4 * <u64>count;
+      const nodeEnd = list + WILD_SIZE * wildCount;
+      if (nodeEnd > nodesEnd) return TABLE_BAD_NODES;
+      if (!inPool(<u64>word(at + NODE_LABEL_OFF), labelChildren >>> NODE_LABEL_SHIFT)) return TABLE_BAD_NODES;
+      // The fields in their order: prefix rule, end rule, wildcard list.
+      let field = at + NODE_FIELDS;
+      if ((labelChildren & NODE_HAS_PREFIX) != 0) {
+        if (!ruleOrNone(word(field))) return TABLE_BAD_NODES;
+        field += 4;
+      }
+      if ((labelChildren & NODE_HAS_END) != 0 && !ruleOrNone(word(field))) return TABLE_BAD_NODES;
+      if ((labelChildren & NODE_HAS_WILD) != 0 && (word(index - 4) & NODE_KEYED_BIT) != 0 && filterOff == 0) return TABLE_BAD_NODES;
       if (count > 16) {
         // A bitmap index: the rank it gives must stay below the number of child offsets.
         let bits = 0;
-        for (let w: u64 = 0; w < 32; w += 8) bits += <i32>popcnt(load<u64>(image + <usize>(at + NODE_FIXED_SIZE + w)));
+        for (let w: u64 = 0; w < 32; w += 8) bits += <i32>popcnt(load<u64>(image + <usize>(index + w)));
         if (bits != count) return TABLE_BAD_NODES;
       }
-      const list = at + NODE_FIXED_SIZE + indexBytes + 4 * <u64>count;
       for (let w: u64 = 0; w < wildCount; w++) if (word(list + w * WILD_SIZE) >= ruleCount) return TABLE_BAD_NODES;
       store<u32>(work + <usize>at, NODE_UNNAMED);
-      at += nodeSize;
+      at = nodeEnd;
     }
     if (at != nodesEnd) return TABLE_BAD_NODES;
     // Pass 2, in layout order, so a parent comes before its children: each child is a node
@@ -124,20 +155,22 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
       const state = load<u32>(work + <usize>at);
       if (state < NODE_AT_DEPTH) return TABLE_BAD_NODES; // no parent: nothing reaches it
       const depth = <u64>(state - NODE_AT_DEPTH);
-      const count = <i32>(word(at + NODE_LABEL_CHILDREN) & 0xff);
-      const offsets = at + NODE_FIXED_SIZE + <u64>childIndexBytes(count);
+      const labelChildren = word(at + NODE_LABEL_CHILDREN);
+      const count = <i32>(labelChildren & NODE_COUNT_MASK);
+      const index = fieldsEnd(at, labelChildren);
+      const offsets = index + <u64>childIndexBytes(count);
       for (let c = 0; c < count; c++) {
         const child = <u64>word(offsets + 4 * <u64>c);
         if (child <= at || child >= nodesEnd || (child & 3) != 0) return TABLE_BAD_NODES;
         if (load<u32>(work + <usize>child) != NODE_UNNAMED) return TABLE_BAD_NODES;
         // A path to a node spells a pattern's literal part, so it is no longer than the pool.
-        const childDepth = depth + <u64>(word(child + NODE_LABEL_CHILDREN) >>> 8);
+        const childDepth = depth + <u64>(word(child + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
         if (childDepth > poolEnd - poolStart) return TABLE_BAD_NODES;
         store<u32>(work + <usize>child, <u32>childDepth + NODE_AT_DEPTH);
       }
-      const wildCount = <u64>(word(at + NODE_WILD) >>> 1);
+      const wildCount = wildCountOf(labelChildren, index);
       const list = offsets + 4 * <u64>count;
-      for (let w: u64 = 0; w < wildCount; w++) if (<u64>patternLength(word(list + w * WILD_SIZE)) < depth) return TABLE_BAD_NODES;
+      for (let w: u64 = 0; w < wildCount; w++) if (patternLength(word(list + w * WILD_SIZE)) < depth) return TABLE_BAD_NODES;
       at = list + WILD_SIZE * wildCount;
     }
   }
@@ -148,24 +181,25 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     const bucketsOff = <u64>word(filterOff + FILTER_BUCKETS_OFF);
     const bits = word(filterOff + FILTER_BUCKET_BITS);
     const singles = word(filterOff + FILTER_SINGLES);
-    if (keyCount > <u32>MAX_FILTER_KEYS || singles > keyCount || bits < 1 || bits > 16) return TABLE_BAD_FILTER;
+    if (keyCount > <u32>MAX_FILTER_KEYS || singles > keyCount || bits < <u32>FILTER_MIN_BUCKET_BITS || bits > 16) return TABLE_BAD_FILTER;
+    if (singles < keyCount && !inImage(filterOff, FILTER_SIZE + FILTER_SINGLES_SIZE)) return TABLE_BAD_FILTER;
     const buckets = (<u64>1 << bits) + 1;
     if ((bucketsOff & 3) != 0 || !inImage(bucketsOff, 4 * buckets)) return TABLE_BAD_FILTER;
     if ((keysOff & 3) != 0 || !inImage(keysOff, <u64>keyCount * KEY_SIZE)) return TABLE_BAD_FILTER;
     for (let b: u64 = 0; b < buckets; b++) if (word(bucketsOff + 4 * b) > keyCount) return TABLE_BAD_FILTER;
     for (let k: u32 = 0; k < keyCount; k++) {
       const key = keysOff + <u64>k * KEY_SIZE;
-      const len = word(key + KEY_LEN);
-      const gate = word(key + KEY_GATE);
+      const len = <u32>load<u16>(image + <usize>(key + KEY_LEN));
+      const gate = <u32>load<u16>(image + <usize>(key + KEY_GATE));
       if (len == 0 || !inPool(<u64>word(key + KEY_POOL_OFF), len)) return TABLE_BAD_FILTER;
-      if ((len == 1 && gate != 0) || (len > 1 && gate > len - 2) || word(key + KEY_SHARED) > len) return TABLE_BAD_FILTER;
+      if ((len == 1 && gate != 0) || (len > 1 && gate > len - 2) || <u32>load<u16>(image + <usize>(key + KEY_SHARED)) > len) return TABLE_BAD_FILTER;
       const rules = <u64>word(key + KEY_RULES_OFF);
       const count = <u64>word(key + KEY_RULE_COUNT);
       if ((rules & 3) != 0 || !inImage(rules, count * KEY_RULE_SIZE)) return TABLE_BAD_FILTER;
       for (let i: u64 = 0; i < count; i++) {
         const entry = rules + i * KEY_RULE_SIZE;
         const r = word(entry + KEY_RULE_STRENGTH);
-        if (r >= ruleCount || word(entry + KEY_RULE_LITERAL) > patternLength(r)) return TABLE_BAD_FILTER;
+        if (r >= ruleCount || <u64>word(entry + KEY_RULE_LITERAL) > patternLength(r)) return TABLE_BAD_FILTER;
       }
     }
   }

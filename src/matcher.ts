@@ -2,8 +2,9 @@
 // way of asking it for verdicts. The table format is documented in assembly/compile.ts.
 
 import {
-  FLAG_RFC, HDR_FLAGS, HDR_MAGIC, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, LINES_FILTER, LINES_REPORT,
-  LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH, RESULT_ROBOTS_TXT, RULE_ALLOW_BIT, RULE_DERIVED_BIT, RULE_ID, RULE_LEN_SHIFT, RULE_LINE, RULE_PAT_LEN_KIND, RULE_PAT_OFF, RULE_SIZE, TABLE_MAGIC,
+  FLAG_RFC, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
+  KIND_ALLOW_BIT, KIND_DERIVED_BIT, LINES_FILTER, LINES_REPORT, LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH,
+  RESULT_ROBOTS_TXT, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
   TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES, TABLE_OK,
 } from './compile/layout.js';
 import type { Mode } from './robots/options.js';
@@ -30,7 +31,7 @@ export interface Explanation {
 
 /** A compiled rule as stored in the table (internal: RobotsTxt maps it back to the file). */
 export interface TableRuleInfo {
-  id: number;
+  /** 1-based line of the rule in the file: one rule per line, so it names the rule. */
   line: number;
   allow: boolean;
   derived: boolean;
@@ -160,25 +161,27 @@ export class Matcher {
     return result;
   }
 
-  /** Address of the record of the rule with strength number `r`. */
-  #ruleAt(r: number): number {
+  /** The kind byte (KIND_* bits) of the rule with strength number `r`. */
+  #kindOf(r: number): number {
     const table = this.#table();
-    return table + kernel().dv.getUint32(table + HDR_RULES_OFF, true) + r * RULE_SIZE;
+    const k = kernel();
+    return k.u8[table + k.dv.getUint32(table + HDR_KINDS_OFF, true) + r];
   }
 
   /** Internal: the compiled rule with strength number `r`. */
   rule(r: number): TableRuleInfo {
     const table = this.#table();
     const k = kernel();
-    const at = this.#ruleAt(r);
-    const lenKind = k.dv.getUint32(at + RULE_PAT_LEN_KIND, true);
-    const patternAt = table + k.dv.getUint32(at + RULE_PAT_OFF, true);
+    const rules = table + k.dv.getUint32(table + HDR_RULES_OFF, true);
+    // A pattern starts where the previous rule's ends (the first at the pool).
+    const start = table + k.dv.getUint32(r === 0 ? table + HDR_POOL_OFF : rules + (r - 1) * RULE_SIZE + RULE_PAT_END, true);
+    const end = table + k.dv.getUint32(rules + r * RULE_SIZE + RULE_PAT_END, true);
+    const kind = this.#kindOf(r);
     return {
-      id: k.dv.getUint32(at + RULE_ID, true),
-      line: k.dv.getUint32(at + RULE_LINE, true),
-      allow: (lenKind & RULE_ALLOW_BIT) !== 0,
-      derived: (lenKind & RULE_DERIVED_BIT) !== 0,
-      pattern: asciiString(k.u8, patternAt, patternAt + (lenKind >>> RULE_LEN_SHIFT)),
+      line: k.dv.getUint32(rules + r * RULE_SIZE + RULE_LINE, true),
+      allow: (kind & KIND_ALLOW_BIT) !== 0,
+      derived: (kind & KIND_DERIVED_BIT) !== 0,
+      pattern: asciiString(k.u8, start, end),
     };
   }
 
@@ -186,7 +189,7 @@ export class Matcher {
   isAllowed(url: string): boolean {
     const r = this.decide(url);
     if (r < 0) return true;
-    return (kernel().dv.getUint32(this.#ruleAt(r) + RULE_PAT_LEN_KIND, true) & RULE_ALLOW_BIT) !== 0;
+    return (this.#kindOf(r) & KIND_ALLOW_BIT) !== 0;
   }
 
   /** The verdict for `url` and the compiled rule that decided it. */

@@ -99,6 +99,19 @@ export class RobotsTxt {
     return [...this.#structure.agentGroups.keys()];
   }
 
+  /** Index of the rule on `line` (rules are in file order, one per line). */
+  #ruleOnLine(line: number): number {
+    const rules = this.#structure.rules;
+    let lo = 0;
+    let hi = rules.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (rules[mid].line < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   #written(rule: number): string {
     const record = this.#structure.rules[rule];
     return decoder.decode(this.#structure.values.subarray(record.valueStart, record.valueEnd));
@@ -138,7 +151,7 @@ export class RobotsTxt {
       const group = this.#structure.groups[g];
       for (let id = group.ruleStart; id < group.ruleEnd; id++) {
         const { allow, line, valueStart, valueEnd } = this.#structure.rules[id];
-        rules.push({ allow, line, id, valueStart, valueEnd });
+        rules.push({ allow, line, valueStart, valueEnd });
       }
     }
     return rules;
@@ -155,8 +168,9 @@ export class RobotsTxt {
     const r = matcher.decide(url);
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
     const compiled = matcher.rule(r);
-    const record = this.#structure.rules[compiled.id];
-    let pattern = this.#written(compiled.id);
+    const id = this.#ruleOnLine(compiled.line);
+    const record = this.#structure.rules[id];
+    let pattern = this.#written(id);
     if (compiled.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
     return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: record.line } };
   }

@@ -1,7 +1,10 @@
 // Matcher: batch paths, table images and lifetime.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt } from '../src/index.js';
-import { HDR_ROOT_OFF, HDR_RULES_OFF, NODE_FIXED_SIZE, NODE_LABEL_CHILDREN, RULE_LEN_SHIFT, RULE_PAT_LEN_KIND, RULE_PAT_OFF } from '../src/compile/layout.js';
+import {
+  HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN,
+  RULE_PAT_END, RULE_SIZE,
+} from '../src/compile/layout.js';
 
 const encoder = new TextEncoder();
 const body = 'user-agent: *\ndisallow: /private\nallow: /private/ok\ndisallow: /*.pdf$\ndisallow: /é\n';
@@ -100,21 +103,25 @@ describe('table images', () => {
     const image = matcher.toBytes();
     const view = new DataView(image.buffer);
     const root = view.getUint32(HDR_ROOT_OFF, true);
-    const children = view.getUint32(root + NODE_LABEL_CHILDREN, true) & 0xff;
+    const word = view.getUint32(root + NODE_LABEL_CHILDREN, true);
+    const children = word & NODE_COUNT_MASK;
     expect(children).toBeGreaterThan(0);
-    const firstChildAt = root + NODE_FIXED_SIZE + (children <= 4 ? 4 : children <= 16 ? 16 : 32);
+    const fields = [NODE_HAS_PREFIX, NODE_HAS_END, NODE_HAS_WILD].filter((bit) => (word & bit) !== 0).length;
+    const firstChildAt = root + NODE_FIELDS + 4 * fields + (children <= 4 ? 4 : children <= 16 ? 16 : 32);
     view.setUint32(firstChildAt, root, true);
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a wildcard rule shorter than the depth of its trie node', () => {
-    const image = RobotsTxt.parse('user-agent: *\ndisallow: /private/*.pdf$\n').matcher('Bot').toBytes();
+    // Rule 0 (the longest) is the literal one; rule 1 the wildcard one.
+    const image = RobotsTxt.parse('user-agent: *\ndisallow: /abcdefghijklmnopqrstuvwxyz\ndisallow: /private/*.pdf$\n').matcher('Bot').toBytes();
     const view = new DataView(image.buffer);
-    const rule = view.getUint32(HDR_RULES_OFF, true);
-    // The rule becomes its own last byte, "$", still hanging off the node "/private/" (depth
-    // 9), where the matcher would start on its tail; every offset stays inside the image.
-    view.setUint32(rule + RULE_PAT_OFF, view.getUint32(rule + RULE_PAT_OFF, true) + '/private/*.pdf'.length, true);
-    view.setUint32(rule + RULE_PAT_LEN_KIND, (1 << RULE_LEN_SHIFT) | (view.getUint32(rule + RULE_PAT_LEN_KIND, true) & 3), true);
+    const rules = view.getUint32(HDR_RULES_OFF, true);
+    // Rule 0's pattern grows to end one byte before rule 1's, which becomes its own last byte,
+    // "$", still hanging off the node "/private/" (depth 9), where the matcher would start on
+    // its tail; every offset stays inside the image.
+    const wildEnd = view.getUint32(rules + RULE_SIZE + RULE_PAT_END, true);
+    view.setUint32(rules + RULE_PAT_END, wildEnd - 1, true);
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
   });
 
@@ -123,10 +130,11 @@ describe('table images', () => {
     // end-anchored, allow and percent-encoded rules.
     const wide = Array.from({ length: 20 }, (_, i) => `disallow: /${String.fromCharCode(97 + i)}x`).join('\n');
     const tables = [
-      RobotsTxt.parse(`user-agent: *\n${wide}\ndisallow: /*q=*\ndisallow: /*.pdf$\ndisallow: /*/tmp/\nallow: /ax/ok$\n`).matcher('Bot'),
+      // "/*~" has a one-byte key: the filter carries its optional one-byte tables.
+      RobotsTxt.parse(`user-agent: *\n${wide}\ndisallow: /*q=*\ndisallow: /*.pdf$\ndisallow: /*/tmp/\ndisallow: /*~\nallow: /ax/ok$\n`).matcher('Bot'),
       matcher,
     ];
-    const urls = ['/ax', '/ax/ok', '/bx/q=1', '/c/d.pdf', '/e/tmp/x', '/%C3%A9', '/', '/zz?q=2', 'https://h.example/tx/tmp/'];
+    const urls = ['/ax', '/ax/ok', '/bx/q=1', '/c/d.pdf', '/e/tmp/x', '/%C3%A9', '/', '/zz?q=2', 'https://h.example/tx/tmp/', '/f~g'];
     const lines = encoder.encode(urls.join('\n'));
     let state = 7;
     const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -154,6 +162,34 @@ describe('table images', () => {
     expect(rejected).toBeGreaterThan(1000);
     expect(accepted).toBeGreaterThan(100);
     tables[0].dispose();
+  });
+});
+
+describe('long patterns', () => {
+  it('a literal longer than a trie node label holds (2 MiB) is split over nodes and still matched exactly', () => {
+    const literal = `/${'abcdefgh'.repeat(300_000)}`; // 2,400,001 bytes
+    const robots = RobotsTxt.parse(`user-agent: *\ndisallow: ${literal}$\nallow: ${literal.slice(0, 100)}\n`, { maxBytes: Infinity });
+    const matcher = robots.matcher('Bot');
+    expect(matcher.isAllowed(literal)).toBe(false);
+    expect(matcher.isAllowed(`${literal}x`)).toBe(true);
+    expect(matcher.isAllowed(`${literal.slice(0, -1)}x`)).toBe(true);
+    expect(Matcher.fromBytes(matcher.toBytes()).isAllowed(literal)).toBe(false);
+    robots.dispose();
+  });
+
+  it('a wildcard rule whose literal segment is longer than a filter key (64 KiB) is keyed by its start', () => {
+    // The segment's rarest byte pair, "QZ", lies past 64 KiB: a key of the whole segment would
+    // be looked for there.
+    const segment = `${'a'.repeat(70_000)}QZ`;
+    // Two wildcard rules: the filter is used.
+    const robots = RobotsTxt.parse(`user-agent: *\ndisallow: /*${segment}\ndisallow: /*.pdf$\n`);
+    const matcher = robots.matcher('Bot');
+    expect(matcher.isAllowed(`/p/${segment}/b`)).toBe(false);
+    expect(matcher.isAllowed(`/p/${segment.slice(0, -1)}/b`)).toBe(true); // the key occurs, the rule does not match
+    expect(matcher.isAllowed(`/p/${segment.slice(1)}`)).toBe(true);
+    expect(matcher.isAllowed('/a/b.pdf')).toBe(false);
+    expect(Matcher.fromBytes(matcher.toBytes()).isAllowed(`/${segment}`)).toBe(false);
+    robots.dispose();
   });
 });
 

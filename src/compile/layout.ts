@@ -4,7 +4,7 @@
 // src/robots/parse.ts). This file is compiled by both TypeScript and AssemblyScript, so it
 // holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x33545752; // "RWT3" little-endian: format version 3
+export const TABLE_MAGIC = 0x34545752; // "RWT4" little-endian: format version 4
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
@@ -15,28 +15,30 @@ export const HDR_ROOT_OFF = 20;
 export const HDR_POOL_OFF = 24;
 export const HDR_POOL_LEN = 28;
 export const HDR_FILTER_OFF = 32;
-export const HDR_RESERVED = 36;
+export const HDR_KINDS_OFF = 36;
 export const HEADER_SIZE = 40;
 
 export const FLAG_RFC = 1;
 
-export const RULE_ID = 0;
+// A rule's pattern starts where the previous rule's ends (rule 0's at the pool offset).
+export const RULE_PAT_END = 0;
 export const RULE_LINE = 4;
-export const RULE_PAT_OFF = 8;
-export const RULE_PAT_LEN_KIND = 12;
-export const RULE_SIZE = 16;
-// RULE_PAT_LEN_KIND = (pattern length << RULE_LEN_SHIFT) | RULE_DERIVED_BIT? | RULE_ALLOW_BIT?
-export const RULE_LEN_SHIFT = 2;
-export const RULE_ALLOW_BIT = 1;
-export const RULE_DERIVED_BIT = 2;
+export const RULE_SIZE = 8;
+// Rule kinds: one byte per rule at HDR_KINDS_OFF.
+export const KIND_ALLOW_BIT = 1;
+export const KIND_DERIVED_BIT = 2;
 
 export const NODE_LABEL_OFF = 0;
-export const NODE_LABEL_CHILDREN = 4; // label length << 8 | child count (<= 128: patterns are ASCII)
-export const NODE_PREFIX_RULE = 8;
-export const NODE_END_RULE = 12;
-export const NODE_WILD = 16; // wildcard list length << 1 | NODE_KEYED_BIT
+// label length << NODE_LABEL_SHIFT | NODE_HAS_* fields | child count (<= 128: patterns are ASCII)
+export const NODE_LABEL_CHILDREN = 4;
+export const NODE_LABEL_SHIFT = 11;
+export const NODE_COUNT_MASK = 0xff;
+// The optional fields, each a u32 after NODE_FIELDS when present, in this order.
+export const NODE_HAS_PREFIX = 0x100;
+export const NODE_HAS_END = 0x200;
+export const NODE_HAS_WILD = 0x400; // wildcard list length << 1 | NODE_KEYED_BIT
+export const NODE_FIELDS = 8;
 export const NODE_KEYED_BIT = 1; // the node has wildcard rules reached through the filter's keys
-export const NODE_FIXED_SIZE = 20;
 
 // Wildcard list entries: the strength number of each rule.
 export const WILD_STRENGTH = 0;
@@ -47,26 +49,32 @@ export const NO_KEY = 0xffffffff;
 // more bytes has a gate: its least common byte pair; one-byte keys are their own gate.
 export const FILTER_KEY_COUNT = 0;
 export const FILTER_KEYS_OFF = 4;
-export const FILTER_GATE1_LO = 8;
-export const FILTER_GATE1_HI = 24;
-export const FILTER_GATE2_LO = 40;
-export const FILTER_GATE2_HI = 56;
-export const FILTER_SINGLE_LO = 72;
-export const FILTER_SINGLE_HI = 88;
-export const FILTER_BUCKET_BITS = 104; // gate pairs hash to 1 << FILTER_BUCKET_BITS buckets
-export const FILTER_BUCKETS_OFF = 108; // bucket b's keys are keys[buckets[b], buckets[b + 1])
-export const FILTER_SINGLES = 112; // one-byte keys are keys[FILTER_SINGLES, key count)
-export const FILTER_SIZE = 116;
+export const FILTER_BUCKET_BITS = 8; // gate pairs hash to 1 << FILTER_BUCKET_BITS buckets
+export const FILTER_BUCKETS_OFF = 12; // bucket b's keys are keys[buckets[b], buckets[b + 1])
+export const FILTER_SINGLES = 16; // one-byte keys are keys[FILTER_SINGLES, key count)
+export const FILTER_GATE1_LO = 20;
+export const FILTER_GATE1_HI = 36;
+export const FILTER_GATE2_LO = 52;
+export const FILTER_GATE2_HI = 68;
+export const FILTER_SIZE = 84;
+// Only when the filter has one-byte keys (FILTER_SINGLES < key count):
+export const FILTER_SINGLE_LO = 84;
+export const FILTER_SINGLE_HI = 100;
+export const FILTER_SINGLES_SIZE = 32;
+export const FILTER_MIN_BUCKET_BITS = 1;
 export const KEY_POOL_OFF = 0;
-export const KEY_LEN = 4;
-export const KEY_GATE = 8; // offset of the gate within the key
-export const KEY_GATE_PAIR = 12; // the gate's two bytes (first << 8 | second), or the one byte
-export const KEY_RULES_OFF = 16; // the key's rules: KEY_RULE_SIZE each, ascending strength
-export const KEY_RULE_COUNT = 20;
+export const KEY_RULES_OFF = 4; // the key's rules: KEY_RULE_SIZE each, ascending strength
+export const KEY_RULE_COUNT = 8;
+// The rest are u16: a key is at most MAX_KEY_LEN bytes.
+export const KEY_LEN = 12;
+export const KEY_GATE = 14; // offset of the gate within the key
+export const KEY_GATE_PAIR = 16; // the gate's two bytes (first << 8 | second), or the one byte
 // Bytes the key shares with the previous key of its run (the keys of a bucket with the same
 // gate offset, in byte order), which lets a bucket scan skip keys without comparing them.
-export const KEY_SHARED = 24;
-export const KEY_SIZE = 28;
+export const KEY_SHARED = 18;
+export const KEY_SIZE = 20;
+/** Longest key: a longer literal segment is keyed by its first MAX_KEY_LEN bytes. */
+export const MAX_KEY_LEN = 0xffff;
 /** The bucket of a gate pair (b0 << 8 | b1) in a table of 1 << bits buckets. */
 export const GATE_HASH = 0x9e3779b1;
 export const KEY_RULE_STRENGTH = 0;
@@ -130,6 +138,5 @@ export const GOOGLE_MAX_LINE_BYTES = 16663;
 export const RULE_IN_START = 0; // value range in the body
 export const RULE_IN_END = 4;
 export const RULE_IN_LINE = 8;
-export const RULE_IN_ID = 12;
-export const RULE_IN_ALLOW = 16;
-export const RULE_IN_SIZE = 20;
+export const RULE_IN_ALLOW = 12;
+export const RULE_IN_SIZE = 16;

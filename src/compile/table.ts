@@ -2,7 +2,7 @@
 // is documented) normalises the patterns and writes the table straight into the block the
 // Matcher will own.
 
-import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_ID, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
+import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
 import { Matcher, SCRATCH_KEPT_BYTES } from '../matcher.js';
 import type { Mode } from '../robots/options.js';
 import { kernel } from '../wasm/kernel.js';
@@ -10,9 +10,8 @@ import { kernel } from '../wasm/kernel.js';
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
   allow: boolean;
+  /** Reported back by explain: a line holds one rule, so it names the rule. */
   line: number;
-  /** Reported back by explain (the caller's index of the rule). */
-  id: number;
   valueStart: number;
   valueEnd: number;
 }
@@ -51,7 +50,6 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
       words[at + RULE_IN_START / 4] = r.valueStart - lo;
       words[at + RULE_IN_END / 4] = r.valueEnd - lo;
       words[at + RULE_IN_LINE / 4] = r.line;
-      words[at + RULE_IN_ID / 4] = r.id;
       words[at + RULE_IN_ALLOW / 4] = r.allow ? 1 : 0;
     }
     const size = k.fn.compileTable(scratch, rulesAt, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, table);

@@ -6,7 +6,6 @@ import type { Mode } from '../../src/robots/options.js';
 import { kernel } from '../../src/wasm/kernel.js';
 
 export interface PatternRule {
-  id: number;
   line: number;
   allow: boolean;
   pattern: string;
@@ -18,7 +17,7 @@ export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'goo
   const inputs = rules.map((r) => {
     const valueStart = at;
     at += new TextEncoder().encode(r.pattern).length;
-    return { allow: r.allow, line: r.line, id: r.id, valueStart, valueEnd: at };
+    return { allow: r.allow, line: r.line, valueStart, valueEnd: at };
   });
   return compileMatcher(bytes, inputs, mode);
 }
