@@ -182,7 +182,7 @@ export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
 
 export { lexLines } from './lex';
 export { compileTable, compileTableBytes, compileWorkBytes } from './compile';
-export { nibbleTables } from './scan';
+export { nibbleTables, twoWaySearch } from './scan';
 import { lexResume } from './lex';
 
 /** Where the next lexLines call continues, or -1 when the last line was read. */

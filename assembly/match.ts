@@ -56,10 +56,27 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
 const RUN_UNKNOWN = -1;
 const RUN_PAST = -2;
 
+/**
+ * Work findKeys may spend on a path (keys visited, and 8-byte steps of key comparisons),
+ * beyond FILTER_WORK_PER_BYTE per byte of the path. Keys whose gate pair is everywhere in a
+ * long path ("aaaa…" for a key "aa…e…aa") would make the filter quadratic; past the budget
+ * every key counts as occurring, and each rule is matched in linear time instead.
+ */
+const FILTER_WORK_SLACK = 4096;
+const FILTER_WORK_PER_BYTE = 8;
+
 // @ts-ignore: decorator
 @inline function markKey(k: i32): void {
   const word = OCCURRED + (<usize>(k >>> 5) << 2);
   store<u32>(word, load<u32>(word) | (<u32>1 << (k & 31)));
+}
+
+/** Marks keys [0, keyCount) in OCCURRED. */
+function markAllKeys(keyCount: i32): void {
+  for (let w = 0; w < keyCount; w += 32) {
+    const left = keyCount - w;
+    store<u32>(OCCURRED + (<usize>w >>> 3), left >= 32 ? 0xffffffff : (<u32>1 << <u32>left) - 1);
+  }
 }
 
 /**
@@ -76,6 +93,8 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
   const buckets = table + <usize>u32At(filter + FILTER_BUCKETS_OFF);
   const shift = 32 - u32At(filter + FILTER_BUCKET_BITS);
   const singles = <i32>u32At(filter + FILTER_SINGLES);
+  const budget = (len - from) * FILTER_WORK_PER_BYTE + FILTER_WORK_SLACK;
+  let work = 0;
   const gate1Lo = v128.load(filter + FILTER_GATE1_LO);
   const gate1Hi = v128.load(filter + FILTER_GATE1_HI);
   const gate2Lo = v128.load(filter + FILTER_GATE2_LO);
@@ -100,7 +119,9 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
       // comparison, RUN_PAST when no later key of the run can occur here.
       let runGate = -1;
       let agreed = RUN_UNKNOWN;
-      for (let k = <i32>u32At(buckets + (b << 2)); k < end; k++) {
+      const bucketStart = <i32>u32At(buckets + (b << 2));
+      work += end - bucketStart;
+      for (let k = bucketStart; k < end; k++) {
         const key = keys + <usize>k * KEY_SIZE;
         const gate = <i32>load<u16>(key + KEY_GATE);
         if (gate != runGate) {
@@ -129,7 +150,12 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
         const room = len - start;
         const known = agreed >= 0 ? agreed : 0; // bytes before `known` are already equal
         agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
+        work += (agreed - known) >> 3;
         if (agreed == keyLen) markKey(k);
+      }
+      if (work > budget) {
+        markAllKeys(keyCount);
+        return;
       }
     }
     if (hasSingles) {

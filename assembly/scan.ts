@@ -203,15 +203,25 @@ export function nibbleTablesOfRows(rows: usize, lo: usize, hi: usize): void {
 }
 
 /**
+ * Bytes of candidate checks indexOfSegment spends, beyond four per byte scanned, before it
+ * hands the search to twoWaySearch.
+ */
+const VERIFY_SLACK = 1024;
+
+/**
  * Leftmost index >= from where the `segLen` bytes at `seg` occur in path[from, len), or -1.
  * Candidates are positions where both the first and the last byte of the segment line up,
- * found 16 at a time; only those are compared in full.
+ * found 16 at a time; only those are compared in full. A long segment that nearly occurs at
+ * many places ("aa…e…aa" in "aaaa…") would make that quadratic, so once the comparisons have
+ * cost more than a few passes over the path, the rest of the search is the two-way
+ * algorithm's, linear in the path and the segment.
  */
 export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, segLen: i32): i32 {
   const lastStart = len - segLen;
   if (lastStart < from) return -1;
   const first = i8x16.splat(<i8>load<u8>(seg));
   const last = i8x16.splat(<i8>load<u8>(seg + segLen - 1));
+  let compared = 0;
   for (let i = from; i <= lastStart; i += 16) {
     let m = i8x16.bitmask(v128.and(i8x16.eq(v128.load(path + i), first), i8x16.eq(v128.load(path + i + segLen - 1), last)));
     while (m != 0) {
@@ -220,9 +230,95 @@ export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, seg
       let k = 1;
       while (k < segLen - 1 && load<u8>(path + at + k) == load<u8>(seg + k)) k++;
       if (k >= segLen - 1) return at;
+      compared += k;
+      if (compared > ((at - from) << 2) + VERIFY_SLACK) return twoWaySearch(path, at + 1, len, seg, segLen);
       m &= m - 1;
     }
   }
   return -1;
 }
 
+let suffixPeriod = 0;
+
+/**
+ * Start - 1 of the maximal suffix of x[0, m) in byte order (or in reverse byte order), leaving
+ * its period in suffixPeriod: half of the two-way algorithm's critical factorisation.
+ */
+function maximalSuffix(x: usize, m: i32, reversed: bool): i32 {
+  let suffix = -1;
+  let j = 0;
+  let k = 1;
+  let period = 1;
+  while (j + k < m) {
+    const a = load<u8>(x + <usize>(j + k));
+    const b = load<u8>(x + <usize>(suffix + k));
+    if (reversed ? a > b : a < b) {
+      j += k;
+      k = 1;
+      period = j - suffix;
+    } else if (a == b) {
+      if (k != period) {
+        k++;
+      } else {
+        j += period;
+        k = 1;
+      }
+    } else {
+      suffix = j;
+      j = suffix + 1;
+      k = 1;
+      period = 1;
+    }
+  }
+  suffixPeriod = period;
+  return suffix;
+}
+
+/**
+ * Leftmost index >= from where x[0, m) occurs in y[from, n), or -1, in time linear in n and m
+ * and constant space (Crochemore and Perrin's two-way string matching): the segment is split
+ * at a critical factorisation; the right part is compared forwards, the left part backwards,
+ * and a mismatch shifts by the distance compared or by the period.
+ */
+export function twoWaySearch(y: usize, from: i32, n: i32, x: usize, m: i32): i32 {
+  const forward = maximalSuffix(x, m, false);
+  const forwardPeriod = suffixPeriod;
+  const backward = maximalSuffix(x, m, true);
+  const backwardPeriod = suffixPeriod;
+  const split = forward > backward ? forward : backward;
+  let period = forward > backward ? forwardPeriod : backwardPeriod;
+  let j = from;
+  if (memory.compare(x, x + <usize>period, <usize>(split + 1)) == 0) {
+    // Periodic segment: after a shift by the period, the prefix compared before is known to match.
+    let known = -1;
+    while (j <= n - m) {
+      let i = (split > known ? split : known) + 1;
+      while (i < m && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i++;
+      if (i >= m) {
+        i = split;
+        while (i > known && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i--;
+        if (i <= known) return j;
+        j += period;
+        known = m - period - 1;
+      } else {
+        j += i - split;
+        known = -1;
+      }
+    }
+  } else {
+    period = (split + 1 > m - split - 1 ? split + 1 : m - split - 1) + 1;
+    while (j <= n - m) {
+      let i = split + 1;
+      while (i < m && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i++;
+      if (i >= m) {
+        i = split;
+        while (i >= 0 && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i--;
+        if (i < 0) return j;
+        j += period;
+      } else {
+        j += i - split;
+      }
+    }
+  }
+  return -1;
+}

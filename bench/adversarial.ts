@@ -17,6 +17,16 @@ export function deepWildcards(): string {
   return `User-agent: *\n${rules.join('\n')}\n`;
 }
 
+/**
+ * A rule whose literal segment of `bytes` bytes is all "a" but for one "e" in the middle
+ * (a near miss at every position of a path of "a"s), and with `filter` a second wildcard rule,
+ * so that the key filter looks for it.
+ */
+export function nearMissSegment(bytes = 30_000, filter = false): string {
+  const half = 'a'.repeat(bytes >> 1);
+  return `User-agent: *\nDisallow: /*${half}e${half}\n${filter ? 'Disallow: /*.pdf$\n' : ''}`;
+}
+
 /** One group of `count` literal rules. */
 export function manyRules(count = 100_000): string {
   return `User-agent: *\n${Array.from({ length: count }, (_, i) => `Disallow: /r${i}/`).join('\n')}\n`;
@@ -69,6 +79,8 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     { name: 'normal file, 10,000 %-escapes in a URL', body: normalBody, urls: [escapedUrl()] },
     { name: '500 KiB of /*a*a*...*a$ rules', body: deepWildcards(), urls: [...typical, `/${'a'.repeat(2000)}b`] },
     { name: '500 KiB of /*a*a*...*a$ rules, a 1 MB URL', body: deepWildcards(), urls: [longUrl()] },
+    { name: 'a 30,000-byte near-miss segment, a 1 MB URL', body: nearMissSegment(), urls: [longUrl()] },
+    { name: 'the same with the key filter, a 1 MB URL', body: nearMissSegment(30_000, true), urls: [longUrl()] },
     { name: '100,000 rules in one group', body: manyRules(), urls: typical },
     { name: '100,000 groups', body: manyGroups(), urls: typical },
     { name: 'one 10 MB line', body: longLine(), urls: [...typical, `/${'x'.repeat(10 << 20)}`] },

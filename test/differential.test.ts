@@ -5,7 +5,7 @@ import { RobotsTxt, type Matcher, type Mode } from '../src/index.js';
 import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
-import { compilePatterns, kernelNibbleTables, type PatternRule } from './support/compile.js';
+import { compilePatterns, kernelNibbleTables, kernelTwoWay, type PatternRule } from './support/compile.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 
 const encoder = new TextEncoder();
@@ -79,7 +79,7 @@ describe('wildcard key filter', () => {
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_.=&?/%'.split('');
     for (let set = 0; set < 40; set++) {
       const rules: PatternRule[] = Array.from({ length: 20 + Math.floor(next() * 200) }, (_, id) => ({
-        id, line: id + 1, allow: next() < 0.3,
+        line: id + 1, allow: next() < 0.3,
         pattern: `/${next() < 0.5 ? '' : randomText(next, alphabet, 2)}*${randomText(next, alphabet, 1 + Math.floor(next() * 4))}${next() < 0.2 ? '$' : ''}`,
       }));
       const matcher = compilePatterns(rules);
@@ -101,13 +101,67 @@ describe('wildcard key filter', () => {
     for (let set = 0; set < 30; set++) {
       const rules: PatternRule[] = Array.from({ length: 30 + Math.floor(next() * 90) }, (_, id) => {
         const key = dirs[Math.floor(next() * dirs.length)] + randomText(next, words, 1 + Math.floor(next() * 3));
-        return { id, line: id + 1, allow: next() < 0.3, pattern: `/*${key}${next() < 0.3 ? '*' : ''}${next() < 0.2 ? '$' : ''}` };
+        return { line: id + 1, allow: next() < 0.3, pattern: `/*${key}${next() < 0.3 ? '*' : ''}${next() < 0.2 ? '$' : ''}` };
       });
       const matcher = compilePatterns(rules);
       for (let p = 0; p < 200; p++) {
         const rule = rules[Math.floor(next() * rules.length)].pattern.replace(/[*$]/g, '');
         const cut = Math.floor(next() * (rule.length + 4));
         expectBruteForceVerdict(matcher, rules, `/x${rule.slice(0, cut)}${next() < 0.5 ? randomText(next, words, 2) : ''}`);
+      }
+      matcher.dispose();
+    }
+  });
+});
+
+describe('long segments: the linear-time search behind the candidate check', () => {
+  it('the two-way search finds the leftmost occurrence like indexOf, on periodic and random texts', () => {
+    // Small alphabets and repeated units make periodic needles and many partial matches, the
+    // cases where the algorithm's shifts and its memory of the matched prefix are exercised.
+    const next = rng(14);
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const units = ['a', 'ab', 'aab', 'abaab', 'abcab', 'aaaaaaab', 'ba'];
+    let found = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const unit = units[trial % units.length];
+      const mutate = (text: string, rate: number) => Array.from(text, (c) => (next() < rate ? 'abc'[Math.floor(next() * 3)] : c)).join('');
+      const needle = mutate(unit.repeat(1 + Math.floor(next() * 12)).slice(0, 1 + Math.floor(next() * 40)), next() < 0.5 ? 0 : 0.1);
+      const haystack = mutate(unit.repeat(Math.floor(next() * 60)), next() < 0.3 ? 0 : 0.05);
+      const from = Math.floor(next() * 5);
+      const expected = haystack.indexOf(needle, from);
+      expect({ haystack, needle, from, at: kernelTwoWay(bytes(haystack), from, bytes(needle)) }).toEqual({ haystack, needle, from, at: expected });
+      if (expected >= 0) found++;
+    }
+    expect(found).toBeGreaterThan(600);
+  });
+
+  it('segments that nearly occur all along long paths match like brute force', () => {
+    // Paths of mostly "a": every position is a candidate for a segment of mostly "a", and each
+    // check runs long, so the search moves on to the two-way algorithm; repeated units give
+    // periodic segments (its other branch). A second rule puts some sets behind the key filter.
+    const next = rng(13);
+    const units = ['a', 'ae', 'aae', 'aeaa', 'aaaaaaae'];
+    const sprinkle = (length: number, rate: number) => Array.from({ length }, () => (next() < rate ? 'e' : 'a')).join('');
+    for (let set = 0; set < 40; set++) {
+      const unit = units[set % units.length];
+      const length = 20 + Math.floor(next() * 200);
+      const segment = set % 2 === 0 ? unit.repeat(Math.ceil(length / unit.length)).slice(0, length) : sprinkle(length, 0.02);
+      const rules: PatternRule[] = [{ line: 1, allow: false, pattern: `/*${segment}` }];
+      if (set % 3 === 0) rules.push({ line: 2, allow: true, pattern: `/*${segment.slice(0, -1)}e$` });
+      const matcher = compilePatterns(rules, 'rfc');
+      for (let p = 0; p < 15; p++) {
+        // Periodic segments go into paths of the same unit with rare defects, so that long
+        // stretches agree with the segment at every period.
+        const pathLength = 500 + Math.floor(next() * 1000);
+        let path = set % 2 === 0
+          ? Array.from(unit.repeat(Math.ceil(pathLength / unit.length)).slice(0, pathLength), (c) => (next() < 0.004 ? (c === 'a' ? 'e' : 'a') : c)).join('')
+          : sprinkle(pathLength, next() < 0.5 ? 0 : 0.003);
+        const at = Math.floor(next() * path.length);
+        const plant = next();
+        // The segment itself, or with its last byte changed (a near miss at the very end).
+        if (plant < 0.4) path = path.slice(0, at) + segment + path.slice(at);
+        else if (plant < 0.7) path = `${path.slice(0, at)}${segment.slice(0, -1)}${segment.endsWith('a') ? 'e' : 'a'}${path.slice(at)}`;
+        expectBruteForceVerdict(matcher, rules, `/${path}`);
       }
       matcher.dispose();
     }

@@ -3,7 +3,7 @@
 // by `npm run bench -- adversarial`, not asserted here.)
 import { describe, expect, it } from 'vitest';
 import { RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '../dist/index.js';
-import { deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, prototypeAgents } from '../bench/adversarial.js';
+import { deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, prototypeAgents } from '../bench/adversarial.js';
 import { ReferenceRobots } from './oracle/reference.js';
 
 describe('WebAssembly memory ceiling (setWasmMemoryLimit)', () => {
@@ -61,6 +61,18 @@ describe('adversarial robots.txt files finish with the right answers', () => {
     const oracle = new ReferenceRobots(head, 'Bot', 'rfc');
     const short = RobotsTxt.parse(head);
     for (const path of [...paths, `/${'a'.repeat(300)}b298`, `/x${'a'.repeat(30)}b40`]) expect(short.isAllowed(path, 'Bot')).toBe(oracle.isAllowed(path));
+  });
+
+  it('a long segment that nearly occurs everywhere in a 1 MB URL, alone and behind the key filter', () => {
+    // Found by comparing at each candidate, this took 21 s (one rule) and 1.9 s (filter).
+    for (const filter of [false, true]) {
+      const robots = RobotsTxt.parse(nearMissSegment(30_000, filter));
+      const url = longUrl(1 << 20);
+      expect(robots.isAllowed(url, 'Bot')).toBe(true);
+      const planted = `${url.slice(0, 500_000)}${'a'.repeat(15_000)}e${'a'.repeat(15_000)}`;
+      expect(robots.isAllowed(planted, 'Bot')).toBe(false);
+      expect(robots.isAllowed(`${planted.slice(0, -1)}/x.pdf`, 'Bot')).toBe(!filter);
+    }
   });
 
   it('100,000 rules in one group, and 100,000 groups', () => {

@@ -25,6 +25,7 @@ export interface KernelExports {
   validateTable(table: number, size: number, work: number): number;
   validateWorkBytes(size: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
+  twoWaySearch(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
 }
 
 let compiledModule: WebAssembly.Module | undefined;

@@ -22,6 +22,15 @@ export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'goo
   return compileMatcher(bytes, inputs, mode);
 }
 
+/** The kernel's two-way search: leftmost index >= from of `needle` in `haystack`, or -1. */
+export function kernelTwoWay(haystack: Uint8Array, from: number, needle: Uint8Array): number {
+  const k = kernel();
+  const at = k.scratch(haystack.length + needle.length + 64);
+  k.u8.set(haystack, at);
+  k.u8.set(needle, at + haystack.length);
+  return k.fn.twoWaySearch(at, from, haystack.length, at + haystack.length, needle.length);
+}
+
 /** The kernel's nibble tables for a byte set: [lo, hi]. */
 export function kernelNibbleTables(set: Iterable<number>): { lo: Uint8Array; hi: Uint8Array } {
   const k = kernel();
