@@ -200,6 +200,32 @@ describe('RobotsCache', () => {
     await expect(cache.checkMany('x' as never)).rejects.toThrow(TypeError);
   });
 
+  it('checkMany: a URL that only starts like the previous origin is looked up on its own', async () => {
+    const now = Date.now();
+    const entry = (origin: string, rules: string) => ({
+      status: 'ok' as const, origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now,
+      expiresAt: now + 3_600_000, error: undefined, body: Buffer.from(`User-agent: *\n${rules}\n`).toString('base64'),
+      etag: undefined, lastModified: undefined, unreachableSince: undefined,
+    });
+    const cache = RobotsCache.import({
+      version: 1,
+      entries: [entry('https://a.example', 'Disallow: /private'), entry('https://a.example.evil', 'Disallow: /page'), entry('https://b.example', 'Disallow: /')],
+    }, { agent: 'Bot', fetch: () => Promise.reject(new Error('no fetch expected')) });
+    const cases: [string, number][] = [
+      ['https://a.example/page', 1],
+      ['https://a.example.evil/page', 0], // another host
+      ['https://a.example@b.example/page', 0], // userinfo: the host is b.example
+      ['https://a.example/private', 0],
+      ['https://a.example:443/page', 1], // the default port: the same origin
+      ['https://a.example?q=1', 1],
+      ['https://a.example#top', 1],
+      ['https://a.example', 1],
+      ['https://b.example/page', 0],
+    ];
+    expect(Array.from(await cache.checkMany(cases.map(([url]) => url)))).toEqual(cases.map(([, verdict]) => verdict));
+    expect(cache.fetches).toBe(0);
+  });
+
   it('misuse is a TypeError', async () => {
     expect(() => new RobotsCache({} as never)).toThrow(/agent must be a string/);
     expect(() => new RobotsCache({ agent: 'Bot', concurrency: 0 })).toThrow(/concurrency/);

@@ -55,6 +55,13 @@ interface Entry {
   movedAt: number;
 }
 
+/** `url` has nothing, or a path, query or fragment, at `at`: an authority ending there is whole. */
+function endsAuthority(url: string, at: number): boolean {
+  if (at === url.length) return true;
+  const c = url.charCodeAt(at);
+  return c === 0x2f || c === 0x3f || c === 0x23;
+}
+
 /** Counts fetch slots: at most `limit` holders at once, the others wait in order. */
 class Slots {
   #free: number;
@@ -148,9 +155,15 @@ export class RobotsCache {
     for (let i = 0; i < urls.length; i++) {
       const url = urls[i];
       requireString(url, 'url');
+      // Frontiers come in runs of one origin: a URL that starts with the previous origin (an
+      // origin is canonical, so it has no other spelling of the same prefix) and ends its
+      // authority there is on it, with no new origin string and no map lookup.
+      if (lastIndices !== undefined && url.startsWith(last) && endsAuthority(url, last.length)) {
+        lastIndices.push(i);
+        continue;
+      }
       const origin = originOf(url);
       if (origin === undefined) continue;
-      // Frontiers come in runs of one origin: skip the map for those.
       if (origin !== last || lastIndices === undefined) {
         last = origin;
         lastIndices = byOrigin.get(origin);
