@@ -79,6 +79,43 @@ export function benchUrls(count: number, robots: RobotsTxt | undefined, seed = 1
   return new TextDecoder().decode(new TextEncoder().encode(urls.join('\n'))).split('\n');
 }
 
+/** A crawl frontier over many origins: each origin's robots.txt and its share of the URLs. */
+export interface Frontier {
+  /** Origin -> robots.txt body. */
+  bodies: Map<string, string>;
+  urls: string[];
+}
+
+/**
+ * `count` URLs over `origins` origins (https://site-<n>.example), whose robots.txt cycle
+ * through `bodies`. A frontier comes in runs of one origin: runs of 1-64 URLs from origins
+ * picked at random, until every origin's URLs (from benchUrls on its file) are out.
+ */
+export function frontierUrls(bodies: readonly string[], parse: (body: string) => RobotsTxt, origins: number, count: number, seed = 1): Frontier {
+  const next = random(seed);
+  const byOrigin = new Map<string, string>();
+  const lists: string[][] = [];
+  const perOrigin = Math.ceil(count / origins);
+  for (let o = 0; o < origins; o++) {
+    const origin = `https://site-${o}.example`;
+    const body = bodies[o % bodies.length];
+    byOrigin.set(origin, body);
+    lists.push(benchUrls(perOrigin, parse(body), seed + o).map((url) => origin + url.slice(ORIGIN.length)));
+  }
+  const urls: string[] = [];
+  const positions = lists.map(() => 0);
+  let open = lists.map((_, o) => o);
+  while (urls.length < count && open.length > 0) {
+    const pick = Math.floor(next() * open.length);
+    const o = open[pick];
+    const run = 1 + Math.floor(next() * 64);
+    const list = lists[o];
+    for (let k = 0; k < run && positions[o] < list.length && urls.length < count; k++) urls.push(list[positions[o]++]);
+    if (positions[o] === list.length) open = open.filter((x) => x !== o);
+  }
+  return { bodies: byOrigin, urls };
+}
+
 /**
  * A `*` group of `count` literal rules; the rules of a smaller set are the first rules of a
  * larger one, so every set can be checked against the same URLs.

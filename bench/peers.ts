@@ -21,6 +21,12 @@ export interface PeerChecker {
   isAllowed(url: string): boolean;
 }
 
+/** robots-parser for one origin's robots.txt: it answers only for URLs on that origin. */
+export function robotsParserFor(origin: string, body: string, agent: string): PeerChecker {
+  const robots = robotsParser(`${origin}/robots.txt`, body);
+  return { isAllowed: (url) => robots.isAllowed(url, agent) !== false };
+}
+
 export interface Peer {
   name: string;
   /** What the peer is, for the report. */
@@ -36,8 +42,7 @@ export const PEERS: Peer[] = [
     note: 'robots-parser 3.0.1 (used by crawlee and lighthouse)',
     measuresParse: true,
     parse(body, agent) {
-      const robots = robotsParser(`${ORIGIN}/robots.txt`, body);
-      return { isAllowed: (url) => robots.isAllowed(url, agent) !== false };
+      return robotsParserFor(ORIGIN, body, agent);
     },
   },
   {

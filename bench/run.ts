@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus, availableParallelism } from 'node:os';
 import { Bench } from 'tinybench';
-import { RobotsPool, RobotsTxt } from 'robots-wasm';
-import { benchFiles, benchUrls, syntheticRobots } from './inputs.js';
-import { PEERS, type PeerChecker } from './peers.js';
+import { RobotsCache, RobotsPool, RobotsTxt, type RobotsCacheSnapshot } from 'robots-wasm';
+import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.js';
+import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
 import { runAdversarial } from './adversarial.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
 
@@ -28,6 +28,8 @@ const RATIO_ROUNDS = quick ? 2 : 5;
 const CLI_ROUNDS = quick ? 2 : 7;
 /** URLs on which each peer's verdicts are compared with robots-wasm's. */
 const AGREEMENT_URLS = quick ? 300 : 2000;
+/** Origins of the RobotsCache frontier. */
+const CACHE_ORIGINS = quick ? 100 : 1000;
 /** Fewest URLs a per-URL checker gets per call (the slowest peers take ~1 ms per URL). */
 const MIN_SAMPLE = quick ? 50 : 200;
 
@@ -241,6 +243,62 @@ async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<Poo
   return { rates, vsCallingThread };
 }
 
+interface CacheResult {
+  rates: Record<string, number>;
+  /** RobotsCache.checkMany's rate over robots-parser's, within each round (median over rounds). */
+  vsRobotsParser: number;
+  /** Share of the first URLs on which robots-parser's verdict equals RobotsCache's (rfc mode). */
+  agreement: number;
+}
+
+/**
+ * A crawler's frontier over many origins through RobotsCache (loaded from a snapshot, so no
+ * network), against robots-parser kept per origin in a Map, as a crawler would use it.
+ */
+async function runCache(files: ReturnType<typeof benchFiles>): Promise<CacheResult> {
+  const frontier = frontierUrls(files.map((f) => f.body), (body) => RobotsTxt.parse(body), CACHE_ORIGINS, URL_COUNT, 21);
+  const urls = frontier.urls;
+  const now = Date.now();
+  const snapshot: RobotsCacheSnapshot = {
+    version: 1,
+    entries: [...frontier.bodies].map(([origin, body]) => ({
+      status: 'ok', origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now, expiresAt: now + 86_400_000,
+      error: undefined, body: Buffer.from(body).toString('base64'), etag: undefined, lastModified: undefined, unreachableSince: undefined,
+    })),
+  };
+  const cache = RobotsCache.import(snapshot, { agent: AGENT });
+  const parsers = new Map([...frontier.bodies].map(([origin, body]) => [origin, robotsParserFor(origin, body, AGENT)]));
+  const viaParsers: PeerChecker = { isAllowed: (url) => parsers.get(url.slice(0, url.indexOf('/', 8)))!.isAllowed(url) };
+  // Every origin's matcher is compiled before anything is timed.
+  const verdicts = await cache.checkMany(urls);
+  const compared = Math.min(AGREEMENT_URLS, urls.length);
+  let same = 0;
+  for (let i = 0; i < compared; i++) if ((verdicts[i] === 1) === viaParsers.isAllowed(urls[i])) same++;
+  const single = Math.min(urls.length, quick ? 20_000 : 200_000);
+  const counts: Record<string, number> = {
+    'RobotsCache.checkMany': urls.length,
+    'RobotsCache.isAllowed (await per URL)': single,
+    'robots-parser, one per origin': sampleSize(viaParsers, urls),
+  };
+  const tasks: Record<string, () => unknown> = {
+    'RobotsCache.checkMany': () => cache.checkMany(urls),
+    'RobotsCache.isAllowed (await per URL)': async () => {
+      for (let i = 0; i < single; i++) await cache.isAllowed(urls[i]);
+    },
+    'robots-parser, one per origin': () => {
+      for (let i = 0; i < counts['robots-parser, one per origin']; i++) viaParsers.isAllowed(urls[i]);
+    },
+  };
+  collectGarbage();
+  const times = await measureGroup(tasks);
+  const rates: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(times.medians())) rates[name] = (counts[name] / ms) * 1000;
+  const rate = (ms: Record<string, number>, name: string) => counts[name] / ms[name];
+  const vsRobotsParser = times.median((ms) => rate(ms, 'RobotsCache.checkMany') / rate(ms, 'robots-parser, one per origin'));
+  cache.clear();
+  return { rates, vsRobotsParser, agreement: same / compared };
+}
+
 /**
  * The CLI's `check` on a file of URL lines against the library's checkLines on the same bytes.
  * A CLI run pays a fixed start (Node, modules, WebAssembly) that a 1M-line file does not
@@ -309,6 +367,8 @@ async function main(): Promise<void> {
   }
   process.stderr.write('  rule-count scaling...\n');
   const scaling = await runScaling();
+  process.stderr.write('  RobotsCache...\n');
+  const cache = await runCache(files);
 
   const peers = PEERS.map((p) => p.name);
   printTable('Parse + compile, per file (robots-wasm: parse and compile the matcher for one agent)',
@@ -332,6 +392,12 @@ async function main(): Promise<void> {
   printTable(`RobotsPool, ${URL_COUNT.toLocaleString('en')} URLs, ${poolFile.name}`,
     ['path', 'checks/s', 'vs calling thread'],
     Object.entries(pool.rates).map(([name, rate]) => [name, formatRate(rate), formatRatio(pool.vsCallingThread[name])]));
+
+  printTable(`RobotsCache, ${URL_COUNT.toLocaleString('en')} URLs over ${CACHE_ORIGINS.toLocaleString('en')} origins (runs of 1-64 URLs per origin; the bench files' robots.txt in turn)`,
+    ['path', 'checks/s', 'vs robots-parser'],
+    Object.entries(cache.rates).map(([name, rate]) => [name, formatRate(rate),
+      formatRatio(rate / cache.rates['robots-parser, one per origin'])]));
+  console.log(`RobotsCache.checkMany / robots-parser within each round (median): ${formatRatio(cache.vsRobotsParser)}; robots-parser agrees with RobotsCache (rfc) on ${(cache.agreement * 100).toFixed(1)}% of the first ${Math.min(AGREEMENT_URLS, URL_COUNT).toLocaleString('en')} URLs.`);
 
   const cliRate = (ms: number) => (URL_COUNT / ms) * 1000;
   printTable(`CLI check, ${URL_COUNT.toLocaleString('en')} URL lines from a file, ${poolFile.name}`,
@@ -366,7 +432,7 @@ async function main(): Promise<void> {
     [name, value >= 1000 ? formatRate(value) : value.toFixed(2), wanted, ok ? 'met' : 'NOT MET']));
 
   const seconds = (performance.now() - started) / 1000;
-  const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
+  const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, cache, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
 }
