@@ -200,7 +200,7 @@ describe('RobotsCache', () => {
     await expect(cache.checkMany('x' as never)).rejects.toThrow(TypeError);
   });
 
-  it('checkMany: a URL that only starts like the previous origin is looked up on its own', async () => {
+  it('checkMany, isAllowed, filter: a URL that only starts like the previous origin is looked up on its own', async () => {
     const now = Date.now();
     const entry = (origin: string, rules: string) => ({
       status: 'ok' as const, origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now,
@@ -223,6 +223,12 @@ describe('RobotsCache', () => {
       ['https://b.example/page', 0],
     ];
     expect(Array.from(await cache.checkMany(cases.map(([url]) => url)))).toEqual(cases.map(([, verdict]) => verdict));
+    const one: number[] = [];
+    for (const [url] of cases) one.push((await cache.isAllowed(url)) ? 1 : 0);
+    expect(one).toEqual(cases.map(([, verdict]) => verdict));
+    const allowed: string[] = [];
+    for await (const url of cache.filter(cases.map(([url]) => url))) allowed.push(url);
+    expect(allowed).toEqual(cases.filter(([, verdict]) => verdict === 1).map(([url]) => url));
     expect(cache.fetches).toBe(0);
   });
 

@@ -100,6 +100,8 @@ export class RobotsCache {
   readonly #entries = new Map<string, Entry>();
   #fetches = 0;
   #tick = 0;
+  /** The origin of the last URL asked about (see #originOf). */
+  #lastOrigin = '';
 
   constructor(options: RobotsCacheOptions) {
     if (options === null || typeof options !== 'object') throw new TypeError('robots-wasm: RobotsCache needs options with an agent');
@@ -136,7 +138,7 @@ export class RobotsCache {
   /** May the agent fetch `url`? Fetches the origin's robots.txt on first use and after it expired. */
   async isAllowed(url: string): Promise<boolean> {
     requireString(url, 'url');
-    const origin = originOf(url);
+    const origin = this.#originOf(url);
     if (origin === undefined) throw new TypeError(`robots-wasm: not an absolute http(s) URL: ${JSON.stringify(url.slice(0, 200))}`);
     return this.#verdict(await this.#readyNow(origin), url);
   }
@@ -155,15 +157,9 @@ export class RobotsCache {
     for (let i = 0; i < urls.length; i++) {
       const url = urls[i];
       requireString(url, 'url');
-      // Frontiers come in runs of one origin: a URL that starts with the previous origin (an
-      // origin is canonical, so it has no other spelling of the same prefix) and ends its
-      // authority there is on it, with no new origin string and no map lookup.
-      if (lastIndices !== undefined && url.startsWith(last) && endsAuthority(url, last.length)) {
-        lastIndices.push(i);
-        continue;
-      }
-      const origin = originOf(url);
+      const origin = this.#originOf(url);
       if (origin === undefined) continue;
+      // Frontiers come in runs of one origin: skip the map for those.
       if (origin !== last || lastIndices === undefined) {
         last = origin;
         lastIndices = byOrigin.get(origin);
@@ -203,7 +199,7 @@ export class RobotsCache {
         }
         const url = next.value;
         requireString(url, 'url');
-        const origin = originOf(url);
+        const origin = this.#originOf(url);
         if (origin === undefined) continue;
         const item: { url: string; entry: Entry | Promise<Entry> } = { url, entry: this.#readyNow(origin) };
         // Failures surface where the item is awaited, in order.
@@ -275,6 +271,20 @@ export class RobotsCache {
     entry.result = result;
     entry.lastGood = result.status === 'unreachable' ? undefined : result;
     entry.unreachableSince = unreachableSince;
+  }
+
+  /**
+   * originOf(url), for a stream of URLs in runs of one origin: a URL that starts with the last
+   * origin and ends its authority there is on it (an origin is canonical: no other spelling of
+   * it is a prefix), so it takes no parse and no new string. Others (a longer host, userinfo,
+   * an explicit port) are parsed.
+   */
+  #originOf(url: string): string | undefined {
+    const last = this.#lastOrigin;
+    if (last !== '' && url.startsWith(last) && endsAuthority(url, last.length)) return last;
+    const origin = originOf(url);
+    if (origin !== undefined) this.#lastOrigin = origin;
+    return origin;
   }
 
   #matcher(entry: Entry): Matcher {
