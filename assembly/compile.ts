@@ -49,7 +49,8 @@
 //     offset, length, gate offset, gate pair, rules offset, rule count, bytes shared with the
 //     previous key of its run), by bucket, within a bucket by gate offset and then in byte
 //     order (a run: keys with one gate offset, all anchored at the same path position for a
-//     given candidate, so a scan can skip by shared prefix), then the one-byte keys | each
+//     given candidate, so a scan can skip by shared prefix), then the one-byte keys in byte
+//     order (a scan finds one by binary search) | each
 //     key's rules: (strength number, literal length), ascending strength
 //
 // Cost per path: one walk down the trie (bounded by the path length, independent of the

@@ -163,10 +163,17 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
       while (ones != 0) {
         const at = i + ctz(ones);
         ones &= ones - 1;
+        // One-byte keys are distinct bytes in ascending order: a binary search, so that a
+        // path full of them costs a few steps per byte, not one per key.
         const c = <u32>load<u8>(path + at);
-        for (let k = singles; k < keyCount; k++) {
-          if (<u32>load<u16>(keys + <usize>k * KEY_SIZE + KEY_GATE_PAIR) == c) markKey(k);
+        let lo = singles;
+        let hi = keyCount;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (<u32>load<u16>(keys + <usize>mid * KEY_SIZE + KEY_GATE_PAIR) < c) lo = mid + 1;
+          else hi = mid;
         }
+        if (lo < keyCount && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) markKey(lo);
       }
     }
   }

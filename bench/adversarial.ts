@@ -27,6 +27,19 @@ export function nearMissSegment(bytes = 30_000, filter = false): string {
   return `User-agent: *\nDisallow: /*${half}e${half}\n${filter ? 'Disallow: /*.pdf$\n' : ''}`;
 }
 
+/** The printable ASCII a one-byte key can be (not `*`, `$`, `#`, `%` or `/`). */
+export const ONE_BYTE_KEYS = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i)).filter((c) => !'*$#%/'.includes(c));
+
+/** A rule `/*c$` for every byte of ONE_BYTE_KEYS: a filter of one-byte keys only. */
+export function oneByteKeys(): string {
+  return `User-agent: *\n${ONE_BYTE_KEYS.map((c) => `Disallow: /*${c}$`).join('\n')}\n`;
+}
+
+/** A path of `bytes` bytes cycling through ONE_BYTE_KEYS, ending in `last`. */
+export function oneByteKeyPath(bytes = 1 << 20, last = '/'): string {
+  return `/${Array.from({ length: bytes }, (_, i) => ONE_BYTE_KEYS[i % ONE_BYTE_KEYS.length]).join('')}${last}`;
+}
+
 /** One group of `count` literal rules. */
 export function manyRules(count = 100_000): string {
   return `User-agent: *\n${Array.from({ length: count }, (_, i) => `Disallow: /r${i}/`).join('\n')}\n`;
@@ -81,6 +94,7 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     { name: '500 KiB of /*a*a*...*a$ rules, a 1 MB URL', body: deepWildcards(), urls: [longUrl()] },
     { name: 'a 30,000-byte near-miss segment, a 1 MB URL', body: nearMissSegment(), urls: [longUrl()] },
     { name: 'the same with the key filter, a 1 MB URL', body: nearMissSegment(30_000, true), urls: [longUrl()] },
+    { name: `${ONE_BYTE_KEYS.length} one-byte keys, a 1 MB path of them`, body: oneByteKeys(), urls: [oneByteKeyPath()] },
     { name: '100,000 rules in one group', body: manyRules(), urls: typical },
     { name: '100,000 groups', body: manyGroups(), urls: typical },
     { name: 'one 10 MB line', body: longLine(), urls: [...typical, `/${'x'.repeat(10 << 20)}`] },

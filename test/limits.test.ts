@@ -3,7 +3,9 @@
 // by `npm run bench -- adversarial`, not asserted here.)
 import { describe, expect, it } from 'vitest';
 import { RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '../dist/index.js';
-import { deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, prototypeAgents } from '../bench/adversarial.js';
+import {
+  deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, oneByteKeyPath, oneByteKeys, prototypeAgents,
+} from '../bench/adversarial.js';
 import { ReferenceRobots } from './oracle/reference.js';
 
 describe('WebAssembly memory ceiling (setWasmMemoryLimit)', () => {
@@ -73,6 +75,14 @@ describe('adversarial robots.txt files finish with the right answers', () => {
       expect(robots.isAllowed(planted, 'Bot')).toBe(false);
       expect(robots.isAllowed(`${planted.slice(0, -1)}/x.pdf`, 'Bot')).toBe(!filter);
     }
+  });
+
+  it('a path of 1 MB made of one-byte keys, against a rule for each of them', () => {
+    const robots = RobotsTxt.parse(oneByteKeys());
+    expect(robots.isAllowed(oneByteKeyPath(1 << 20, '/'), 'Bot')).toBe(true);
+    expect(robots.isAllowed(oneByteKeyPath(1 << 20, '~'), 'Bot')).toBe(false);
+    expect(robots.isAllowed(oneByteKeyPath(1 << 20, '!'), 'Bot')).toBe(false);
+    expect(robots.isAllowed('/a/b', 'Bot')).toBe(false);
   });
 
   it('100,000 rules in one group, and 100,000 groups', () => {
