@@ -264,11 +264,26 @@ export class Matcher {
     return this.#lines(bytes, filter ? LINES_FILTER : LINES_REPORT);
   }
 
+  /**
+   * Internal (the CLI's check command, writing to a file): reportLines, with each chunk's
+   * output handed to `sink` as a view of WebAssembly memory, valid only until `sink` returns:
+   * no copy of it is made. Returns the number of non-blank lines disallowed.
+   */
+  reportLinesTo(bytes: Uint8Array, filter: boolean, sink: (output: Uint8Array) => void): number {
+    return this.#linesTo(bytes, filter ? LINES_FILTER : LINES_REPORT, sink);
+  }
+
   #lines(bytes: Uint8Array, mode: number): { output: Uint8Array; disallowed: number } {
+    const parts: Uint8Array[] = [];
+    const disallowed = this.#linesTo(bytes, mode, (output) => parts.push(output.slice()));
+    return { output: concatBytes(parts), disallowed };
+  }
+
+  /** checkLines by chunks: each chunk's output goes to `sink` as a view of kernel memory. */
+  #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     const table = this.#table();
     const k = kernel();
-    const parts: Uint8Array[] = [];
     let disallowed = 0;
     let start = 0;
     while (start < bytes.length) {
@@ -283,11 +298,11 @@ export class Matcher {
       const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);
-      parts.push(k.u8.slice(outAt, outAt + n));
       disallowed += k.fn.linesDisallowed();
+      sink(k.u8.subarray(outAt, outAt + n));
       start = end;
     }
     k.trimScratch(SCRATCH_KEPT_BYTES);
-    return { output: concatBytes(parts), disallowed };
+    return disallowed;
   }
 }

@@ -93,6 +93,22 @@ describe('robots-wasm check', () => {
     expect(rssKb).toBeLessThan(150_000);
   });
 
+  it('output to a file (written straight from WebAssembly memory) equals output to a pipe, block after block', () => {
+    const file = join(tmp, 'urls-blocks.txt');
+    const paths = ['/cart/x', '/products/a', '/private/b', '/search?q=1', '/x?sort=price', '/caf%C3%A9', '/café/é', ''];
+    const lines = Array.from({ length: 60_000 }, (_, i) => (i % 97 === 0 ? '' : `https://www.example.com${paths[i % paths.length]}${i}`));
+    writeFileSync(file, `${lines.join('\n')}\n`); // about 2.5 MB: ten read blocks
+    for (const extra of [[], ['--filter']]) {
+      const args = ['check', ROBOTS, '--agent', 'ExampleBot', ...extra, file];
+      const piped = run(args);
+      const out = join(tmp, 'to-file.txt');
+      const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', openSync(out, 'w'), 'pipe'] });
+      expect(r.status).toBe(0);
+      expect(piped.stdout.length).toBeGreaterThan(1_000_000);
+      expect(readFileSync(out, 'utf8')).toBe(piped.stdout);
+    }
+  });
+
   it('lines cut by the read blocks, and a line longer than a block, from a file and from stdin', () => {
     // The CLI reads 256 KiB blocks: these lines end at every offset around the block edges,
     // with CRLF, blank lines, one 600 KB line and a last line without a line end.

@@ -1,10 +1,11 @@
 // `robots-wasm check`: one verdict per URL of a file or stdin against one robots.txt. The input
 // is read in blocks of whole lines (inputBlocks) and each block goes through the matcher's
-// line path (Matcher.reportLines) in one call, so memory stays constant for any input size
-// and the per-URL work in JavaScript is only copying bytes to the output.
+// line path (Matcher.reportLines, or reportLinesTo when stdout is a file) in one call, so
+// memory stays constant for any input size and the per-URL work in JavaScript is only copying
+// bytes to the output.
 
 import { CHUNK_BYTES, type Matcher } from '../matcher.js';
-import { inputBlocks, loadRobots, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
+import { inputBlocks, loadRobots, modeOf, parse, Progress, stdoutIsFile, stringValue, UsageError, write, writeFileOutput } from './io.js';
 import { describeAccess } from './fetch.js';
 
 /** `robots-wasm check --help`. */
@@ -33,7 +34,12 @@ interface CheckState {
 /** The output for one block of whole lines. */
 function block(state: CheckState, bytes: Uint8Array): Uint8Array | string {
   if (state.format !== 'json') {
-    // The kernel writes the output itself: no per-URL work here.
+    // The kernel writes the output itself: no per-URL work here. A file takes it straight from
+    // WebAssembly memory, with no copy.
+    if (stdoutIsFile) {
+      state.disallowed += state.matcher.reportLinesTo(bytes, state.format === 'filter', writeFileOutput);
+      return '';
+    }
     const { output, disallowed } = state.matcher.reportLines(bytes, state.format === 'filter');
     state.disallowed += disallowed;
     return output;

@@ -2,7 +2,7 @@
 // robots.txt from a file or a URL, reading inputs, buffered output with backpressure, colour
 // and progress on a TTY.
 
-import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fetchRobotsTxt, type RobotsFetchResult } from '../fetch/fetch.js';
@@ -174,6 +174,25 @@ async function* lineBlocks(fill: Fill, blockBytes: number, close: () => void): A
   } finally {
     close();
   }
+}
+
+/**
+ * stdout is a file or a device such as /dev/null, not a terminal: Node writes to it
+ * synchronously, so output can go out straight from memory that is reused afterwards. Pipes,
+ * terminals and sockets may be written later, from a buffer the stream keeps.
+ */
+export const stdoutIsFile = (() => {
+  try {
+    const stat = fstatSync(1);
+    return stat.isFile() || (stat.isCharacterDevice() && process.stdout.isTTY !== true);
+  } catch {
+    return false;
+  }
+})();
+
+/** Writes all of `bytes` to stdout before returning (stdoutIsFile only). */
+export function writeFileOutput(bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(1, bytes, done, bytes.length - done);
 }
 
 /** Writes to stdout and waits when the pipe is full, so output never piles up in memory. */
