@@ -404,7 +404,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
         set(patOff, m, at);
         set(patLen, m, slash + 2);
         set(ruleAllow, m, 1);
-            set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
+        set(ruleLine, m, load<u32>(r + RULE_IN_LINE));
         set(ruleDerived, m, 1);
         m++;
         normUsed += <u32>(slash + 2);

@@ -186,10 +186,16 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
   return rank < 0 ? 0 : <usize>u32At(index + childIndexBytes(count) + (<usize>rank << 2));
 }
 
-/** Address of rule `r`'s pattern; its end is the rule's RULE_PAT_END. */
+/** Address just past rule `r`'s pattern. */
+// @ts-ignore: decorator
+@inline function patternEnd(table: usize, rules: usize, r: u32): usize {
+  return table + <usize>u32At(rules + <usize>r * RULE_SIZE + RULE_PAT_END);
+}
+
+/** Address of rule `r`'s pattern: where the previous rule's ends (rule 0's: the pool). */
 // @ts-ignore: decorator
 @inline function patternStart(table: usize, rules: usize, r: u32): usize {
-  return table + <usize>(r == 0 ? u32At(table + HDR_POOL_OFF) : u32At(rules + <usize>(r - 1) * RULE_SIZE + RULE_PAT_END));
+  return r == 0 ? table + <usize>u32At(table + HDR_POOL_OFF) : patternEnd(table, rules, r - 1);
 }
 
 /**
@@ -217,7 +223,7 @@ function bestKeyed(table: usize, filter: usize, rules: usize, path: usize, from:
         if (literal > len) continue;
         const pat = patternStart(table, rules, r);
         if (memory.compare(pat, path, literal) != 0) continue;
-        const patLen = <i32>(table + <usize>u32At(rules + <usize>r * RULE_SIZE + RULE_PAT_END) - pat);
+        const patLen = <i32>(patternEnd(table, rules, r) - pat);
         if (wildcardTailMatches(pat, literal, patLen, path, literal, len)) {
           best = r;
           break;
@@ -264,7 +270,7 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
         const r = u32At(list + <usize>k * WILD_SIZE + WILD_STRENGTH);
         if (r >= best) break; // lists are sorted by strength
         const pat = patternStart(table, rules, r);
-        const patLen = <i32>(table + <usize>u32At(rules + <usize>r * RULE_SIZE + RULE_PAT_END) - pat);
+        const patLen = <i32>(patternEnd(table, rules, r) - pat);
         if (wildcardTailMatches(pat, pos, patLen, path, pos, len)) {
           best = r;
           break;

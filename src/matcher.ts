@@ -10,7 +10,7 @@ import {
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { kernel } from './wasm/kernel.js';
+import { kernel, SCRATCH_KEPT_BYTES } from './wasm/kernel.js';
 import { asciiString } from './wasm/strings.js';
 import type { PackedUrls } from './wasm/batch.js';
 
@@ -52,12 +52,6 @@ const DAMAGED_PARTS: Record<number, string> = {
   [TABLE_BAD_NODES]: 'trie nodes',
   [TABLE_BAD_FILTER]: 'key filter',
 };
-
-/**
- * Scratch a call leaves in place for the next one: what a checkLines report chunk needs (about
- * 7 MB). Compiles keep the same, so the two do not take turns growing and freeing the block.
- */
-export const SCRATCH_KEPT_BYTES = CHUNK_BYTES * 32;
 
 /**
  * One agent's merged group compiled into a table in WebAssembly memory: verdicts one at a

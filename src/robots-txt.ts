@@ -168,11 +168,9 @@ export class RobotsTxt {
     const r = matcher.decide(url);
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
     const compiled = matcher.rule(r);
-    const id = this.#ruleOnLine(compiled.line);
-    const record = this.#structure.rules[id];
-    let pattern = this.#written(id);
+    let pattern = this.#written(this.#ruleOnLine(compiled.line));
     if (compiled.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
-    return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: record.line } };
+    return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } };
   }
 
   /** Crawl-delay in seconds from the agent's group (or the `*` group when none names it), if given. */

@@ -3,9 +3,9 @@
 // Matcher will own.
 
 import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
-import { Matcher, SCRATCH_KEPT_BYTES } from '../matcher.js';
+import { Matcher } from '../matcher.js';
 import type { Mode } from '../robots/options.js';
-import { kernel } from '../wasm/kernel.js';
+import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
 
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {

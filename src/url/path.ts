@@ -3,8 +3,7 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
-import { SCRATCH_KEPT_BYTES } from '../matcher.js';
-import { kernel } from '../wasm/kernel.js';
+import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
 // How the kernel's normalizePattern normalises (assembly/normalize.ts).

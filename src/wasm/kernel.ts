@@ -45,6 +45,13 @@ export function wasmModule(): WebAssembly.Module {
 
 const encoder = new TextEncoder();
 
+/**
+ * Scratch a call leaves in place for the next one: what a checkLines report chunk of
+ * CHUNK_BYTES (matcher.ts) needs, about 7 MB. Compiles and single-URL calls keep the same, so
+ * they do not take turns growing and freeing the block.
+ */
+export const SCRATCH_KEPT_BYTES = 8 << 20;
+
 /** One instance of the kernel with its heap and a reusable scratch block. */
 export class Kernel {
   readonly fn: KernelExports;
