@@ -191,13 +191,55 @@ describe('fetchRobotsTxt: unavailable and unreachable (RFC 9309 2.3.1.3, 2.3.1.4
     if (status === 'unreachable') expect(r.expiresAt - r.fetchedAt).toBe(5000);
   });
 
-  it('a reset connection is unreachable', async () => {
+  it('a connection reset on every try is unreachable, after two retries', async () => {
+    a.hits.clear();
     a.handler = (req) => req.socket.destroy();
     const r = await fetchRobotsTxt(a.origin);
     expect(r.status).toBe('unreachable');
     expect(r.httpStatus).toBeUndefined();
     expect(r.error).toMatch(/fetch failed/);
     expect(r.robots.isAllowed('/x', 'Bot')).toBe(false);
+    expect(a.hits.get('/robots.txt')).toBe(3);
+  });
+
+  it('a connection reset once is retried on a new connection: ok', async () => {
+    a.hits.clear();
+    let resets = 0;
+    a.handler = (req, res) => {
+      if (resets++ === 0) req.socket.destroy();
+      else serve('User-agent: *\nDisallow: /private\n')(req, res, a);
+    };
+    const r = await fetchRobotsTxt(a.origin);
+    expect(r.status).toBe('ok');
+    expect(r.robots.isAllowed(`${a.origin}/private`, 'Bot')).toBe(false);
+    expect(r.robots.isAllowed(`${a.origin}/page`, 'Bot')).toBe(true);
+    expect(a.hits.get('/robots.txt')).toBe(2);
+  });
+
+  it('a keep-alive connection the server closes as it is reused does not make the site unreachable', async () => {
+    // The server answers once per connection and cuts any request that comes on a connection
+    // it has already answered on: each fetch after the first goes out on a reused connection,
+    // is cut, and must be retried on a new one.
+    const [site] = await startSites(1, serve(''));
+    const answered = new WeakSet<object>();
+    site.handler = (req, res) => {
+      if (answered.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
+      answered.add(req.socket);
+      serve('User-agent: *\nDisallow: /private\n')(req, res, site);
+    };
+    for (let i = 0; i < 5; i++) {
+      const r = await fetchRobotsTxt(site.origin);
+      expect(r.status).toBe('ok');
+      expect(r.robots.isAllowed(`${site.origin}/private`, 'Bot')).toBe(false);
+      // Let the connection go back to the pool, so that the next fetch reuses it.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Every fetch after the first was cut at least once.
+    expect(site.hits.get('/robots.txt')).toBeGreaterThanOrEqual(9);
+    await stopSites([site]);
   });
 
   it('a server that never answers times out: unreachable', async () => {
@@ -220,12 +262,18 @@ describe('fetchRobotsTxt: unavailable and unreachable (RFC 9309 2.3.1.3, 2.3.1.4
     expect(r.error).toBe('timed out after 1500 ms');
   });
 
-  it('a refused connection is unreachable', async () => {
+  it('a refused connection is unreachable at once, not retried', async () => {
     const [gone] = await startSites(1, serve(RULES));
     await stopSites([gone]);
-    const r = await fetchRobotsTxt(gone.origin);
+    let calls = 0;
+    const counting: typeof fetch = (input, init) => {
+      calls++;
+      return fetch(input, init);
+    };
+    const r = await fetchRobotsTxt(gone.origin, { fetch: counting });
     expect(r.status).toBe('unreachable');
     expect(r.error).toMatch(/ECONNREFUSED/);
+    expect(calls).toBe(1);
   });
 
   it('a TLS failure is unreachable (https to a plain HTTP server)', async () => {

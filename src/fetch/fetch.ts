@@ -180,6 +180,33 @@ function describe(error: unknown): string {
   return detail !== undefined && detail !== error.message ? `${error.message} (${detail})` : error.message;
 }
 
+// Errors that mean the connection closed under the request, before any answer.
+const DROPPED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+// A keep-alive connection that the server closes just as it is reused fails the request sent
+// on it, and fetch does not retry. Reading that race as "unreachable" would turn a healthy
+// site to disallow-all for `unreachableTtlMs`, so a dropped connection is retried, within the
+// same timeout. Twice, because the pool may hold more than one connection closed in the same
+// instant. Refused connections, DNS and TLS failures and timeouts are answers about the site
+// and are not retried.
+const RETRIES_ON_DROPPED_CONNECTION = 2;
+
+async function fetchRetryingDroppedConnection(
+  fetch: typeof globalThis.fetch,
+  url: string,
+  init: RequestInit & { signal: AbortSignal },
+): Promise<Response> {
+  for (let retries = 0; ; retries++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+      const dropped = typeof code === 'string' && DROPPED_CONNECTION.has(code);
+      if (!dropped || init.signal.aborted || retries === RETRIES_ON_DROPPED_CONNECTION) throw error;
+    }
+  }
+}
+
 /**
  * One fetch of `location`'s robots.txt. With `previous` (an ok result that carries
  * validators) the request is conditional, and a 304 answer renews `previous`.
@@ -201,7 +228,7 @@ export async function requestRobotsTxt(
   const seen = new Set([url]);
   try {
     for (;;) {
-      const response = await options.fetch(url, { redirect: 'manual', signal, headers });
+      const response = await fetchRetryingDroppedConnection(options.fetch, url, { redirect: 'manual', signal, headers });
       const httpStatus = response.status;
       if (REDIRECTS.has(httpStatus)) {
         await response.body?.cancel().catch(() => undefined);
