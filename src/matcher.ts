@@ -197,13 +197,23 @@ export class Matcher {
   /** Verdicts for many URLs: 1 = allowed, 0 = disallowed, in the same order. */
   checkMany(urls: readonly string[]): Uint8Array {
     if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
-    const table = this.#table();
     const out = new Uint8Array(urls.length);
+    this.checkRangeInto(urls, 0, urls.length, out);
+    return out;
+  }
+
+  /**
+   * checkMany for urls[from, to), with the verdicts written to out[from, to). Internal: what
+   * RobotsPool checks on the calling thread while its workers are busy.
+   * @internal
+   */
+  checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array): void {
+    const table = this.#table();
     const k = kernel();
     const batch = k.batch();
-    let i = 0;
-    while (i < urls.length) {
-      const count = batch.fill(urls, i);
+    let i = from;
+    while (i < to) {
+      const count = batch.fill(urls, i, to);
       if (count === 0) {
         // One URL longer than the overflow area: checked alone with a scratch block of its size.
         out[i] = this.isAllowed(urls[i]) ? 1 : 0;
@@ -214,7 +224,6 @@ export class Matcher {
       out.set(k.u8.subarray(batch.outAt, batch.outAt + count), i);
       i += count;
     }
-    return out;
   }
 
   /**

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RobotsPool, RobotsTxt } from '../dist/index.js';
+import { packedJobSize } from '../dist/pool/pool.js';
 import { corpusFile } from './support/fixtures.js';
 import { randomPath, rng } from './support/random.js';
 
@@ -73,6 +74,44 @@ describe('RobotsPool details', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('checkMany while the workers are busy: the calling thread checks slices itself, in place', async () => {
+    // checkLines posts all its jobs at once, so the workers have jobs waiting when checkMany
+    // starts, and checkMany checks its first slices on the calling thread.
+    const busy = pool.checkLines(matcher, lines);
+    const mixed = urls.map((url, i) => (i % 4 === 0 ? `/a${url}` : url));
+    const verdicts = await pool.checkMany(matcher, mixed);
+    expect(verdicts).toEqual(matcher.checkMany(mixed));
+    expect(Array.from(verdicts.subarray(0, 8))).toEqual(mixed.slice(0, 8).map((url) => (matcher.isAllowed(url) ? 1 : 0)));
+    expect(await busy).toEqual(matcher.checkLines(lines));
+  });
+
+  it('checkMany jobs start small, double, and shrink again at the end', () => {
+    const sizes = (total: number, max: number, workers: number) => {
+      const out: number[] = [];
+      for (let from = 0; from < total; from += out[out.length - 1]) out.push(packedJobSize(out.length, total - from, max, workers));
+      return out;
+    };
+    const million = sizes(1_000_000, 65_536, 1);
+    expect(million.slice(0, 5)).toEqual([4096, 8192, 16_384, 32_768, 65_536]);
+    expect(million.reduce((a, b) => a + b, 0)).toBe(1_000_000);
+    expect(Math.max(...million)).toBe(65_536);
+    // The second half never grows, and ends in jobs of at most 2048.
+    const tail = million.slice(million.indexOf(65_536));
+    expect(tail.every((size, i) => i === 0 || size <= tail[i - 1])).toBe(true);
+    expect(million.slice(-2).every((size) => size <= 2048)).toBe(true);
+    // A jobUrls below the smallest job is still the largest job.
+    expect(new Set(sizes(1000, 100, 2))).toEqual(new Set([100]));
+    expect(sizes(3000, 65_536, 2).reduce((a, b) => a + b, 0)).toBe(3000);
+  });
+
+  it('a pool closed while checkMany is under way rejects it', async () => {
+    const closing = new RobotsPool({ threads: 2, minUrls: 1000, jobUrls: 2048 });
+    const rejected = expect(closing.checkMany(matcher, urls)).rejects.toThrow(/closed/);
+    await new Promise((resolve) => setImmediate(resolve));
+    await closing.close();
+    await rejected;
   });
 
   it('small batches run on the calling thread', async () => {

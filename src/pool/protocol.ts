@@ -19,5 +19,11 @@ export type WorkerBatch = { lines: Uint8Array } | PackedUrls;
 
 /** Worker -> calling thread. */
 export type WorkerResponse =
-  | { type: 'verdicts'; job: number; verdicts: Uint8Array }
+  | {
+      type: 'verdicts';
+      job: number;
+      verdicts: Uint8Array;
+      /** A checkMany job's own buffers, handed back for the next job to be packed into. */
+      spent?: PackedUrls;
+    }
   | { type: 'error'; job: number; message: string };

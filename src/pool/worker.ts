@@ -23,10 +23,18 @@ port.on('message', (request: WorkerRequest) => {
       tables.set(request.table, matcher);
     }
     const { batch } = request;
-    const verdicts = 'lines' in batch ? matcher.checkLines(batch.lines) : matcher.checkPacked(batch);
-    response = { type: 'verdicts', job: request.job, verdicts };
+    if ('lines' in batch) {
+      response = { type: 'verdicts', job: request.job, verdicts: matcher.checkLines(batch.lines) };
+    } else {
+      response = { type: 'verdicts', job: request.job, verdicts: matcher.checkPacked(batch), spent: batch };
+    }
   } catch (error) {
     response = { type: 'error', job: request.job, message: error instanceof Error ? error.message : String(error) };
   }
-  port.postMessage(response, response.type === 'verdicts' ? [response.verdicts.buffer as ArrayBuffer] : []);
+  const transfer: ArrayBuffer[] = [];
+  if (response.type === 'verdicts') {
+    transfer.push(response.verdicts.buffer as ArrayBuffer);
+    if (response.spent !== undefined) transfer.push(response.spent.bytes.buffer as ArrayBuffer, response.spent.spans.buffer as ArrayBuffer);
+  }
+  port.postMessage(response, transfer);
 });
