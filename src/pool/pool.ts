@@ -43,6 +43,9 @@ function evenJobSize(total: number, max: number, threads: number): number {
 // a few suffice, and an idle pool should not hold much memory (a job's are about 6 MiB).
 const SPENT_BUFFERS_KEPT = 2;
 
+/** checkLines jobs handed to a worker before it has finished one. */
+const JOBS_OUT_PER_WORKER = 2;
+
 /** URLs the calling thread checks itself at a time while the workers are busy. */
 const LOCAL_SLICE_URLS = 4096;
 
@@ -147,15 +150,30 @@ export class RobotsPool {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     if (bytes.length < this.#minBytes) return matcher.checkLines(bytes);
     const jobs: Promise<Uint8Array>[] = [];
+    const pending = new Set<Promise<unknown>>();
     const jobBytes = evenJobSize(bytes.length, this.#jobBytes, this.threads);
     let start = 0;
     while (start < bytes.length) {
+      // Two jobs per worker are out at a time and the rest go to whichever worker is done
+      // first, so a worker that gets less CPU (from other processes) takes fewer jobs.
+      while (this.#jobsInFlight() >= JOBS_OUT_PER_WORKER * this.threads && pending.size > 0) {
+        await Promise.race(pending);
+        this.#check(matcher);
+      }
       const end = lineChunkEnd(bytes, start, jobBytes);
       // A copy of its own to transfer: slice() of a Buffer is a view of the caller's memory,
       // and transferring its ArrayBuffer would empty the caller's Buffer (or Node's pool).
       const lines = new Uint8Array(end - start);
       lines.set(bytes.subarray(start, end));
-      jobs.push(this.#submit(matcher, { lines }, [lines.buffer], this.threads));
+      const job = this.#submit(matcher, { lines }, [lines.buffer], this.threads);
+      const settled: Promise<unknown> = job.then(
+        () => pending.delete(settled),
+        () => pending.delete(settled),
+      );
+      pending.add(settled);
+      // Awaited at the end; a failure before then must not count as unhandled.
+      job.catch(() => undefined);
+      jobs.push(job);
       start = end;
     }
     return concatBytes(await Promise.all(jobs));
@@ -222,7 +240,7 @@ export class RobotsPool {
     slot.worker.postMessage(request);
   }
 
-  /** The next of the first `workers` workers in turn, started on first use. */
+  /** The least busy of the first `workers` workers, started on first use. */
   #slot(workers: number): Slot {
     if (this.#slots.length < workers) {
       const worker = new Worker(new URL('./worker.js', import.meta.url));
@@ -234,7 +252,12 @@ export class RobotsPool {
       this.#slots.push(slot);
       return slot;
     }
-    const slot = this.#slots[this.#nextSlot % workers];
+    // The least busy worker, the next in turn among equals.
+    let slot = this.#slots[this.#nextSlot % workers];
+    for (let i = 1; i < workers; i++) {
+      const other = this.#slots[(this.#nextSlot + i) % workers];
+      if (other.jobs.size < slot.jobs.size) slot = other;
+    }
     this.#nextSlot++;
     return slot;
   }
