@@ -166,13 +166,12 @@ export class RobotsPool {
       const lines = new Uint8Array(end - start);
       lines.set(bytes.subarray(start, end));
       const job = this.#submit(matcher, { lines }, [lines.buffer], this.threads);
+      // Also handles a failure before the jobs are awaited at the end, so it is not unhandled.
       const settled: Promise<unknown> = job.then(
         () => pending.delete(settled),
         () => pending.delete(settled),
       );
       pending.add(settled);
-      // Awaited at the end; a failure before then must not count as unhandled.
-      job.catch(() => undefined);
       jobs.push(job);
       start = end;
     }
