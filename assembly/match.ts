@@ -12,7 +12,7 @@ import {
   NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
   RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
-import { findByte, indexOfSegment, inSet } from './scan';
+import { findByte, indexOfSegment, NIBBLE, outsideSet } from './scan';
 import { childIndexBytes, childRank } from './node';
 import { commonPrefix } from './bytes';
 
@@ -103,10 +103,12 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
   const hasSingles = singles < keyCount;
   const singleLo = hasSingles ? v128.load(filter + FILTER_SINGLE_LO) : i8x16.splat(0);
   const singleHi = hasSingles ? v128.load(filter + FILTER_SINGLE_HI) : i8x16.splat(0);
+  const nibble = v128.load(NIBBLE);
   for (let i = from; i < len; i += 16) {
     const v = v128.load(path + i);
     const valid = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
-    let pairs = i8x16.bitmask(v128.and(inSet(v, gate1Lo, gate1Hi), inSet(v128.load(path + i + 1), gate2Lo, gate2Hi))) & valid;
+    // A gate pair: the first byte in the first gate set and the next in the second.
+    let pairs = ~i8x16.bitmask(v128.or(outsideSet(v, gate1Lo, gate1Hi, nibble), outsideSet(v128.load(path + i + 1), gate2Lo, gate2Hi, nibble))) & valid;
     while (pairs != 0) {
       const at = i + ctz(pairs);
       pairs &= pairs - 1;
@@ -159,7 +161,7 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
       }
     }
     if (hasSingles) {
-      let ones = i8x16.bitmask(inSet(v, singleLo, singleHi)) & valid;
+      let ones = ~i8x16.bitmask(outsideSet(v, singleLo, singleHi, nibble)) & valid;
       while (ones != 0) {
         const at = i + ctz(ones);
         ones &= ones - 1;

@@ -16,7 +16,7 @@
 // trailing zeros. (The host scan stays a scan: it is short, and marking the host bytes of
 // every line costs more than it saves.)
 
-import { findByte, firstOf, inSet, markBlock, marksFrom, marksWidth, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
+import { findByte, firstOf, markBlock, NIBBLE, setBits, marksFrom, marksWidth, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
 
 /** Offset of the first path byte within the buffer. */
 export let pathStart: i32 = 0;
@@ -46,7 +46,8 @@ export function mapLines(buf: usize, len: i32, rfc: bool, map: usize): void {
   const stops = rfc ? SET_SPECIAL : SET_HASH_NUL_LF;
   const lo = v128.load(stops);
   const hi = v128.load(stops + 16);
-  for (let i = 0; i < len; i += 16) markBlock(map, i, inSet(v128.load(buf + i), lo, hi));
+  const nibble = v128.load(NIBBLE);
+  for (let i = 0; i < len; i += 16) markBlock(map, i, setBits(v128.load(buf + i), lo, hi, nibble));
 }
 
 /** The first position in [from, limit) whose bit is set in `map`, or limit. */
