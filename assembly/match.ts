@@ -12,7 +12,7 @@ import {
   NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
   RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
-import { findByte, indexOfSegment, NIBBLE, outsideSet } from './scan';
+import { findByte, indexOfSegment, NIBBLE, outsideSet, setBits } from './scan';
 import { childIndexBytes, childRank } from './node';
 import { commonPrefix } from './bytes';
 
@@ -161,7 +161,7 @@ function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32)
       }
     }
     if (hasSingles) {
-      let ones = ~i8x16.bitmask(outsideSet(v, singleLo, singleHi, nibble)) & valid;
+      let ones = setBits(v, singleLo, singleHi, nibble) & valid;
       while (ones != 0) {
         const at = i + ctz(ones);
         ones &= ones - 1;
