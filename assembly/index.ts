@@ -12,6 +12,7 @@ import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
 export { validateTable, validateWorkBytes } from './validate';
+export { utf8FromUtf16 } from './utf16';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
 
@@ -71,23 +72,6 @@ export function checkSpans(table: usize, base: usize, spans: usize, count: i32, 
     const r = checkOne(table, base + <usize>load<u32>(s), <i32>load<u32>(s + 4), scratch);
     store<u8>(out + i, verdict(table, r));
   }
-}
-
-/**
- * Copies `count` URLs given as (offset from base, length) spans to `dst`, one after another,
- * and rewrites each span as (offset + its position at dst, length): a batch encoded into
- * fixed slots becomes one compact buffer to send to another thread. Returns the bytes written.
- */
-export function packSpans(base: usize, spans: usize, count: i32, dst: usize, offset: u32): u32 {
-  let at: u32 = 0;
-  for (let i = 0; i < count; i++) {
-    const s = spans + (<usize>i << 3);
-    const len = load<u32>(s + 4);
-    memory.copy(dst + at, base + <usize>load<u32>(s), len);
-    store<u32>(s, offset + at);
-    at += len;
-  }
-  return at;
 }
 
 const ALLOW_TAB = memory.data<u8>([97, 108, 108, 111, 119, 9]); // "allow\t"

@@ -215,12 +215,12 @@ export class Matcher {
     while (i < to) {
       const count = batch.fill(urls, i, to);
       if (count === 0) {
-        // One URL longer than the overflow area: checked alone with a scratch block of its size.
+        // One URL longer than a whole batch: checked alone with a scratch block of its size.
         out[i] = this.isAllowed(urls[i]) ? 1 : 0;
         i++;
         continue;
       }
-      k.fn.checkSpans(table, batch.base, batch.spansAt, count, batch.outAt, batch.scratchAt);
+      k.fn.checkSpans(table, batch.bytesAt, batch.spansAt, count, batch.outAt, batch.scratchAt);
       out.set(k.u8.subarray(batch.outAt, batch.outAt + count), i);
       i += count;
     }

@@ -14,7 +14,7 @@ export interface KernelExports {
   checkSpans(table: number, base: number, spans: number, count: number, out: number, scratch: number): void;
   checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number): number;
   linesDisallowed(): number;
-  packSpans(base: number, spans: number, count: number, dst: number, offset: number): number;
+  utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, rfc: number, dst: number): number;
   lexLines(buf: number, len: number, from: number, cap: number, out: number, maxLines: number): number;

@@ -1,0 +1,80 @@
+// checkMany's way into WebAssembly memory: a batch of strings written as UTF-16 and turned into
+// UTF-8 by the kernel (assembly/utf16.ts) must give the bytes TextEncoder gives, string by string.
+import { describe, expect, it } from 'vitest';
+import { RobotsTxt } from '../src/index.js';
+import { BATCH_UNITS, BATCH_URLS } from '../src/wasm/batch.js';
+import { kernel } from '../src/wasm/kernel.js';
+import { pick, rng } from './support/random.js';
+
+const encoder = new TextEncoder();
+
+// Every kind of UTF-16 unit: ASCII, 2- and 3-byte code points (below and above 0x8000, where
+// a unit reads as negative), pairs, and surrogates alone or in the wrong order.
+const PIECES = [
+  'a', '/', '%', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '€', '\u7fff', '\u8000', '中', '\ufffd', '\uffff',
+  '\u{1F600}', '\u{10000}', '\u{10FFFF}', '\ud800', '\udbff', '\udc00', '\udfff', '\ude00\ud83d',
+];
+
+function randomString(next: () => number, maxUnits: number): string {
+  // Long ASCII runs too, so that non-ASCII units land at every position of a 16-unit block.
+  const units = Math.floor(next() * (maxUnits + 1));
+  let text = '';
+  while (text.length < units) text += next() < 0.5 ? 'abcdefghijklmnopqrstuvwxyz0123456789'.slice(0, Math.floor(next() * 37)) : pick(next, PIECES);
+  return text;
+}
+
+/** Each URL's UTF-8 as the packed form of one job: the batch transcoder's output, batch after batch. */
+function transcoded(urls: string[]): Uint8Array[] {
+  const { bytes, spans } = kernel().batch().pack(urls, 0, urls.length);
+  return urls.map((_, i) => bytes.slice(spans[2 * i], spans[2 * i] + spans[2 * i + 1]));
+}
+
+describe('UTF-16 to UTF-8 in the kernel', () => {
+  it('writes what TextEncoder writes for every kind of unit at every offset', () => {
+    const next = rng(1601);
+    const urls = Array.from({ length: 5000 }, () => randomString(next, 70));
+    const got = transcoded(urls);
+    let nonAscii = 0;
+    urls.forEach((url, i) => {
+      const want = encoder.encode(url);
+      if (want.length !== url.length) nonAscii++;
+      expect(got[i], JSON.stringify(url)).toEqual(want);
+    });
+    expect(nonAscii).toBeGreaterThan(3000);
+  });
+
+  it('never pairs surrogates across two URLs, and reads each lone one as U+FFFD', () => {
+    const urls = ['/a\ud83d', '\ude00b', '\ud83d', '\ude00', '/x\u{1F600}', '\ud83d\ud83d\ude00', ''];
+    const hex = transcoded(urls).map((b) => Buffer.from(b).toString('hex'));
+    expect(hex).toEqual(['2f61efbfbd', 'efbfbd62', 'efbfbd', 'efbfbd', '2f78f09f9880', 'efbfbdf09f9880', '']);
+  });
+
+  it('cuts batches by URL count and by length, and a URL longer than a batch goes alone', () => {
+    const long = `/${'é'.repeat(BATCH_UNITS - 3)}`; // '/a' still fits after it
+    const tooLong = `/${'\u{1F600}'.repeat(BATCH_UNITS)}`;
+    const urls = [...Array.from({ length: BATCH_URLS + 3 }, (_, i) => `/${i}é`), long, '/a', tooLong, '/b', long, long];
+    const got = transcoded(urls);
+    urls.forEach((url, i) => expect(got[i]).toEqual(encoder.encode(url)));
+    const batch = kernel().batch();
+    expect(batch.fill(urls, 0)).toBe(BATCH_URLS);
+    expect(batch.fill(urls, BATCH_URLS + 3)).toBe(2);
+    expect(batch.fill(urls, BATCH_URLS + 5)).toBe(0);
+    expect(batch.fill(urls, BATCH_URLS + 7)).toBe(1);
+  });
+});
+
+describe.each(['rfc', 'google'] as const)('checkMany verdicts on strings no TextEncoder call sees, mode %s', (mode) => {
+  it('agree with isAllowed for lone surrogates, pairs and code points above U+8000', () => {
+    const robots = RobotsTxt.parse('user-agent: *\ndisallow: /%EF%BF%BD\ndisallow: /*😀$\ndisallow: /中\nallow: /中/ok\n', { mode });
+    const next = rng(1602);
+    const urls = Array.from({ length: 4000 }, (_, i) => `${i % 3 === 0 ? 'https://h.example' : ''}/${randomString(next, 24)}`);
+    urls.push('/\ud83d', '/\ude00x', '/a/\u{1F600}', '/中x', '/中/ok');
+    const matcher = robots.matcher('Bot');
+    const verdicts = matcher.checkMany(urls);
+    expect(verdicts).toEqual(Uint8Array.from(urls, (url) => (robots.isAllowed(url, 'Bot') ? 1 : 0)));
+    // Google's matcher takes a URL's bytes as they are, and never finds them in the
+    // percent-encoded form it gives non-ASCII patterns.
+    expect(Array.from(verdicts.subarray(-5))).toEqual(mode === 'rfc' ? [0, 0, 0, 0, 1] : [1, 1, 1, 1, 1]);
+    if (mode === 'rfc') expect(verdicts.filter((v) => v === 0).length).toBeGreaterThan(100);
+  });
+});
