@@ -10,8 +10,9 @@ const TOP = memory.data<u16>([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]);
  * Transcodes `count` strings stored one after another as UTF-16LE code units at `units`
  * (string k ends at unit load<u32>(ends + 4k); the first starts at unit 0) into UTF-8 at
  * `dst`, one after another, and writes a pair of u32 per string at `spans`: `offset` plus its
- * offset from dst, and its length in bytes. Returns the bytes written. Reads up to 30 bytes
- * past the last unit and writes up to 15 bytes past the last byte it counts.
+ * offset from dst, and its length in bytes. Returns the UTF-8 length of all the strings.
+ * Reads up to 30 bytes past the last unit and writes up to 15 bytes past the last string's
+ * UTF-8 (an ASCII block stored past a string's end is the next string's, or slack).
  */
 export function utf8FromUtf16(units: usize, ends: usize, count: i32, dst: usize, spans: usize, offset: u32): u32 {
   const top = v128.load(TOP);
