@@ -23,25 +23,28 @@ export function writeChildIndex(at: usize, bytes: usize, count: i32): void {
   }
 }
 
-/** Position (0-based) of the child whose first byte is `c`, or -1. */
+/**
+ * Offset of the child whose first byte is `c`, or 0 when there is none, from the child index
+ * at `index` of a node with `count` children. Each kind of index finds the child's rank and
+ * its offset in one branch (the offsets start childIndexBytes(count) after the index).
+ */
 // @ts-ignore: decorator
-@inline export function childRank(index: usize, count: i32, c: u32): i32 {
+@inline export function childOffset(index: usize, count: i32, c: u32): u32 {
   if (count <= 4) {
     // Bytes equal to c become zero; the lowest zero byte is exact (higher ones may be false).
     const x = load<u32>(index) ^ (c * 0x01010101);
     const zero = (x - 0x01010101) & ~x & 0x80808080;
-    if (zero == 0) return -1;
-    const k = <i32>(ctz(zero) >> 3);
-    return k < count ? k : -1;
+    const k = <i32>(ctz(zero) >> 3); // 4 when there is no zero byte
+    return k < count ? load<u32>(index + 4 + (<usize>k << 2)) : 0;
   }
   if (count <= 16) {
     const m = i8x16.bitmask(i8x16.eq(v128.load(index), i8x16.splat(<i8>c))) & ((1 << count) - 1);
-    return m == 0 ? -1 : <i32>ctz(m);
+    return m == 0 ? 0 : load<u32>(index + 16 + (<usize>ctz(m) << 2));
   }
   const word = load<u64>(index + ((c >> 6) << 3));
   const bit = c & 63;
-  if (((word >> bit) & 1) == 0) return -1;
+  if (((word >> bit) & 1) == 0) return 0;
   let rank = <i32>popcnt(word & ((<u64>1 << bit) - 1));
   for (let w: u32 = 0; w < (c >> 6); w++) rank += <i32>popcnt(load<u64>(index + (w << 3)));
-  return rank;
+  return load<u32>(index + 32 + (<usize>rank << 2));
 }

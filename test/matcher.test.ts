@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt } from '../src/index.js';
 import {
-  HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN,
+  HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_SHIFT,
   RULE_PAT_END, RULE_SIZE,
 } from '../src/compile/layout.js';
 
@@ -109,6 +109,21 @@ describe('table images', () => {
     const fields = [NODE_HAS_PREFIX, NODE_HAS_END, NODE_HAS_WILD].filter((bit) => (word & bit) !== 0).length;
     const firstChildAt = root + NODE_FIELDS + 4 * fields + (children <= 4 ? 4 : children <= 16 ? 16 : 32);
     view.setUint32(firstChildAt, root, true);
+    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+  });
+
+  it('fromBytes rejects a trie child with an empty label (the walk compares 1 to 8 label bytes at once)', () => {
+    const image = matcher.toBytes();
+    const view = new DataView(image.buffer);
+    const root = view.getUint32(HDR_ROOT_OFF, true);
+    const word = view.getUint32(root + NODE_LABEL_CHILDREN, true);
+    const fields = [NODE_HAS_PREFIX, NODE_HAS_END, NODE_HAS_WILD].filter((bit) => (word & bit) !== 0).length;
+    const children = word & NODE_COUNT_MASK;
+    const child = view.getUint32(root + NODE_FIELDS + 4 * fields + (children <= 4 ? 4 : children <= 16 ? 16 : 32), true);
+    const childWord = view.getUint32(child + NODE_LABEL_CHILDREN, true);
+    expect(childWord >>> NODE_LABEL_SHIFT).toBeGreaterThan(0);
+    expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
+    view.setUint32(child + NODE_LABEL_CHILDREN, childWord & ((1 << NODE_LABEL_SHIFT) - 1), true);
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
   });
 
