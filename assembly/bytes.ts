@@ -66,3 +66,14 @@ export function initClasses(): void {
   }
   return n;
 }
+
+/**
+ * Whether the `n` bytes at a and b are equal (n >= 1). Most trie labels are a few bytes: up
+ * to 8 are one masked 64-bit compare, with no loop. Reads up to 7 bytes past both ends, like
+ * commonPrefix.
+ */
+// @ts-ignore: decorator
+@inline export function bytesEqual(a: usize, b: usize, n: i32): bool {
+  if (n <= 8) return ((load<u64>(a) ^ load<u64>(b)) & (<u64>-1 >>> (<u64>(8 - n) << 3))) == 0;
+  return commonPrefix(a, b, n) == n;
+}

@@ -14,7 +14,7 @@ import {
 } from '../src/compile/layout';
 import { findByte, indexOfSegment, NIBBLE, outsideSet, setBits } from './scan';
 import { childIndexBytes, childOffset } from './node';
-import { commonPrefix } from './bytes';
+import { bytesEqual, commonPrefix } from './bytes';
 
 // Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
 const OCCURRED = memory.data(MAX_FILTER_KEYS / 8);
@@ -285,12 +285,8 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     const child = table + childOff;
     const labelLen = <i32>(u32At(child + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
     if (pos + labelLen > len) break;
-    // Reads past the path end stay in bounds (heap guard). Most labels are a few bytes: one
-    // masked compare, no loop.
-    const label = table + <usize>u32At(child + NODE_LABEL_OFF);
-    if (labelLen <= 8) {
-      if (((load<u64>(path + pos) ^ load<u64>(label)) & (<u64>-1 >>> (<u64>(8 - labelLen) << 3))) != 0) break;
-    } else if (commonPrefix(path + pos, label, labelLen) != labelLen) break;
+    // Reads past the path end stay in bounds (heap guard); a child's label is never empty.
+    if (!bytesEqual(path + pos, table + <usize>u32At(child + NODE_LABEL_OFF), labelLen)) break;
     pos += labelLen;
     node = child;
   }
