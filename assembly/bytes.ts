@@ -3,6 +3,8 @@
 export const CLASS_UNRESERVED: u8 = 1; // RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
 export const CLASS_ENCODE: u8 = 2; // must be percent-encoded before comparison (RFC 9309 2.2.2)
 export const CLASS_HEX: u8 = 4;
+/** RFC normalisation may change it, or it ends a path: scan.ts's SET_SPECIAL as a class. */
+export const CLASS_SPECIAL: u8 = 8;
 
 const CLASSES = memory.data(256);
 const HEX_VALUES = memory.data(256);
@@ -28,6 +30,7 @@ export function initClasses(): void {
     else if (c >= 65 && c <= 70) hv = <u8>(c - 55);
     else if (c >= 97 && c <= 102) hv = <u8>(c - 87);
     if (hv != 0xff) k |= CLASS_HEX;
+    if ((k & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24) k |= CLASS_SPECIAL;
     store<u8>(CLASSES + c, k);
     store<u8>(HEX_VALUES + c, hv);
   }
@@ -76,4 +79,15 @@ export function initClasses(): void {
 @inline export function bytesEqual(a: usize, b: usize, n: i32): bool {
   if (n <= 8) return ((load<u64>(a) ^ load<u64>(b)) & (<u64>-1 >>> (<u64>(8 - n) << 3))) == 0;
   return commonPrefix(a, b, n) == n;
+}
+
+/**
+ * Copies n bytes from src to dst (which do not overlap), 16 at a time; reads up to 15 bytes
+ * past src's end, like the scans, but writes none past dst's.
+ */
+// @ts-ignore: decorator
+@inline export function copyBytes(dst: usize, src: usize, n: i32): void {
+  let j = 0;
+  for (; j + 16 <= n; j += 16) v128.store(dst + j, v128.load(src + j));
+  for (; j < n; j++) store<u8>(dst + j, load<u8>(src + j));
 }

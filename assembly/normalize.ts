@@ -10,7 +10,7 @@
 // Google mode (patterns only; URLs are compared as given): %xx gets uppercase hex and every
 // byte >= 0x80 is encoded; nothing else changes.
 
-import { byteClass, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_UNRESERVED } from './bytes';
+import { byteClass, copyBytes, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_SPECIAL, CLASS_UNRESERVED } from './bytes';
 import { firstOf, SET_SPECIAL } from './scan';
 
 export const NORMALIZE_URL_RFC: i32 = 0;
@@ -35,9 +35,21 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     return len;
   }
   let o = 0;
-  for (let i = 0; i < len; i++) {
-    const c = <u32>load<u8>(src + i);
-    const k = byteClass(c);
+  let i = 0;
+  while (i < len) {
+    let c = <u32>load<u8>(src + i);
+    let k = byteClass(c);
+    if (how != NORMALIZE_PATTERN_GOOGLE && (k & CLASS_SPECIAL) == 0) {
+      // RFC modes leave every byte outside SET_SPECIAL as it is: a URL that needs
+      // normalisation mostly holds long runs of them around an escape or two.
+      const stop = firstOf(src, i, len, SET_SPECIAL);
+      copyBytes(dst + o, src + i, stop - i);
+      o += stop - i;
+      i = stop;
+      if (i == len) break;
+      c = <u32>load<u8>(src + i);
+      k = byteClass(c);
+    }
     if (c == 0x25) {
       if (i + 2 < len && (byteClass(load<u8>(src + i + 1)) & byteClass(load<u8>(src + i + 2)) & CLASS_HEX) != 0) {
         const v = (hexValue(load<u8>(src + i + 1)) << 4) | hexValue(load<u8>(src + i + 2));
@@ -66,6 +78,7 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     } else {
       store<u8>(dst + o++, <u8>c);
     }
+    i++;
   }
   return o;
 }

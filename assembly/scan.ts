@@ -5,7 +5,7 @@
 // Byte sets are tested with two nibble lookups (nibbleTables below): a byte c is in a set when
 // lo[c & 15] & hi[c >> 4] != 0. The fixed sets of this file are built once, at start-up.
 
-import { byteClass, CLASS_ENCODE } from './bytes';
+import { byteClass, CLASS_SPECIAL } from './bytes';
 
 // @ts-ignore: decorator
 @inline function clamp(found: i32, end: i32): i32 {
@@ -145,9 +145,7 @@ export function initScanSets(): void {
   setOf(SET_BLANK, BLANK, 2);
   setOf(SET_SPACE, SPACE, 6);
   memory.fill(ROWS, 0, 64);
-  for (let c: u32 = 0; c < 256; c++) {
-    if ((byteClass(c) & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24) addToRows(ROWS, c);
-  }
+  for (let c: u32 = 0; c < 256; c++) if ((byteClass(c) & CLASS_SPECIAL) != 0) addToRows(ROWS, c);
   nibbleTablesOfRows(ROWS, SET_SPECIAL, SET_SPECIAL + 16);
 }
 
