@@ -6,10 +6,9 @@ import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
 import { Matcher, type Explanation } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
-import { buildGroups, groupsFor, sitemapUrls, type RobotsStructure } from './robots/groups.js';
+import { buildGroups, groupsFor, sitemapUrls, valueText, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
-const decoder = new TextDecoder();
 
 /** A rule as written in the file. */
 export interface RuleInfo {
@@ -114,7 +113,7 @@ export class RobotsTxt {
 
   #written(rule: number): string {
     const record = this.#structure.rules[rule];
-    return decoder.decode(this.#structure.values.subarray(record.valueStart, record.valueEnd));
+    return valueText(this.#structure.values, record.valueStart, record.valueEnd);
   }
 
   /** Which groups apply to `agent`. */
@@ -150,8 +149,7 @@ export class RobotsTxt {
     for (const g of groups) {
       const group = this.#structure.groups[g];
       for (let id = group.ruleStart; id < group.ruleEnd; id++) {
-        const { allow, line, valueStart, valueEnd } = this.#structure.rules[id];
-        rules.push({ allow, line, valueStart, valueEnd });
+        rules.push(this.#structure.rules[id]);
       }
     }
     return rules;

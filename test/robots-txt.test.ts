@@ -168,6 +168,25 @@ describe('sitemaps', () => {
     expect(Object.isFrozen(robots.sitemaps)).toBe(true);
   });
 
+  it('keeps non-ASCII values as written, from a string or a byte body', () => {
+    const text = 'Sitemap: https://example.com/carte-du-café.xml\nuser-agent: *\ndisallow: /日本/\nallow: /über\n';
+    for (const body of [text, bytes(text)]) {
+      const robots = RobotsTxt.parse(body);
+      expect(robots.sitemaps).toEqual(['https://example.com/carte-du-café.xml']);
+      expect(robots.groups[0].rules.map((r) => r.pattern)).toEqual(['/日本/', '/über']);
+      expect(robots.explain('/日本/x', 'Bot')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/日本/', line: 3 } });
+      expect(robots.isAllowed('/%E6%97%A5%E6%9C%AC/x', 'Bot')).toBe(false);
+      expect(robots.isAllowed('/日本', 'Bot')).toBe(true);
+    }
+  });
+
+  it('decodes a value that is not UTF-8 with U+FFFD for the bad byte, and matches its bytes', () => {
+    const robots = RobotsTxt.parse(new Uint8Array([...bytes('user-agent: *\ndisallow: /a'), 0xff, ...bytes('b\n')]));
+    expect(robots.groups[0].rules[0].pattern).toBe('/a\ufffdb');
+    expect(robots.isAllowed('/a%FFb', 'Bot')).toBe(false);
+    expect(robots.isAllowed('/a%FEb', 'Bot')).toBe(true);
+  });
+
   it('does not end a group (2.2.4)', () => {
     const robots = RobotsTxt.parse('user-agent: a\nsitemap: https://e.com/s.xml\nuser-agent: b\ndisallow: /x\n');
     expect(robots.isAllowed('/x', 'a')).toBe(false);

@@ -17,10 +17,11 @@ export interface RuleInput {
 }
 
 /**
- * Compiles rules whose values are ranges of `bytes` into a matcher. In google mode an Allow
- * ending in /index.htm... also gets the reference's directory variant (flagged derived).
+ * Compiles rules whose values are ranges of `values` (bytes, one char per byte: see
+ * RobotsStructure.values) into a matcher. In google mode an Allow ending in /index.htm...
+ * also gets the reference's directory variant (flagged derived).
  */
-export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], mode: Mode): Matcher {
+export function compileMatcher(values: string, rules: readonly RuleInput[], mode: Mode): Matcher {
   let lo = Infinity;
   let hi = 0;
   let valueBytes = 0;
@@ -41,7 +42,7 @@ export function compileMatcher(bytes: Uint8Array, rules: readonly RuleInput[], m
     // The input and the compiler's work area live in the reusable scratch block: a heap block
     // of their own per compile costs an alloc and a free.
     const scratch = k.scratch(inputSize + workSize);
-    k.u8.set(bytes.subarray(lo, hi), scratch);
+    k.writeLatin1(values, lo, hi, scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
     const rulesAt = scratch + ((slice + 3) & ~3);
     const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));

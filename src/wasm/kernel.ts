@@ -69,6 +69,8 @@ export class Kernel {
    * old buffer is detached and a view of it has length 0, so scratchView makes a new one.
    */
   #scratchView: Uint8Array | undefined;
+  /** The whole memory as a Buffer, for its Latin-1 writer; replaced when the memory grows. */
+  #memoryBuffer: Buffer | undefined;
   #batch: BatchArea | undefined;
 
   constructor(module: WebAssembly.Module) {
@@ -82,6 +84,13 @@ export class Kernel {
   private refreshViews(): void {
     this.u8 = new Uint8Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
+    this.#memoryBuffer = undefined;
+  }
+
+  /** Writes text[start, end), one byte per char (chars are bytes: Latin-1), at `at`. */
+  writeLatin1(text: string, start: number, end: number, at: number): void {
+    this.#memoryBuffer ??= Buffer.from(this.fn.memory.buffer);
+    this.#memoryBuffer.write(start === 0 && end === text.length ? text : text.slice(start, end), at, end - start, 'latin1');
   }
 
   /** The region checkMany encodes batches into (allocated on first use). */

@@ -12,7 +12,7 @@ export interface PatternRule {
 }
 
 export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'google'): Matcher {
-  const bytes = new TextEncoder().encode(rules.map((r) => r.pattern).join(''));
+  const bytes = Buffer.from(rules.map((r) => r.pattern).join('')).toString('latin1');
   let at = 0;
   const inputs = rules.map((r) => {
     const valueStart = at;
