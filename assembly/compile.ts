@@ -120,9 +120,19 @@ let arena: usize = 0;
   store<u32>(array + (<usize>i << 2), value);
 }
 
+/** Strength slots (u32 each) the counting sort may use, per input rule and in all. */
+const STRENGTH_SLOTS_PER_RULE = 16;
+const STRENGTH_SLOTS_SLACK = 256;
+
+/** A rule's slot in the counting sort of phase 2: longer patterns first, then allow first. */
+// @ts-ignore: decorator
+@inline function strengthSlot(maxLen: i32, len: u32, allow: u32): i32 {
+  return ((maxLen - <i32>len) << 1) | (allow != 0 ? 0 : 1);
+}
+
 /** Work area the compiler needs for `rules` rules whose values hold `bytes` bytes in all. */
 export function compileWorkBytes(rules: i32, bytes: i32): i32 {
-  return 8 * bytes + 640 * rules + 4096;
+  return 8 * bytes + (640 + 4 * STRENGTH_SLOTS_PER_RULE) * rules + 4096 + 4 * STRENGTH_SLOTS_SLACK;
 }
 
 /** Upper bound of the table size for `rules` rules whose values hold `bytes` bytes in all. */
@@ -413,22 +423,46 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     normUsed += <u32>n;
   }
 
-  // 2. Strength order.
-  const strengthKeys = take(<usize>m << 3);
+  // 2. Strength order: longest pattern first, allow before disallow, then file order.
   const sortTmp = take(<usize>m << 3);
-  for (let i = 0; i < m; i++) {
-    const notAllow: u64 = get(ruleAllow, i) != 0 ? 0 : 1;
-    // 31 bits of inverted length: patterns of any length a body can hold sort by length.
-    setItem(strengthKeys, i, ((<u64>(0x7fffffff - get(patLen, i))) << 33) | (notAllow << 32) | <u64>i);
-  }
-  sortValues(strengthKeys, sortTmp, m);
   strengthPat = take(<usize>m << 2);
   litPtr = take(<usize>m << 2);
-  for (let k = 0; k < m; k++) {
-    const rule = <u32>(item(strengthKeys, k) & 0xffffffff);
-    set(strengthPat, k, rule);
-    set(litPtr, k, <u32>(norm + get(patOff, rule)));
+  let maxLen = 0;
+  for (let i = 0; i < m; i++) maxLen = max(maxLen, <i32>get(patLen, i));
+  const slots = (maxLen + 1) * 2;
+  if (slots <= STRENGTH_SLOTS_PER_RULE * ruleCount + STRENGTH_SLOTS_SLACK) {
+    // A counting sort into slots by (length, kind), rules in file order within a slot: the
+    // merge sort of keys below cost as much as the rest of compileTable's first three phases.
+    const next = take(<usize>slots << 2);
+    for (let j = 0; j < slots; j++) set(next, j, 0);
+    for (let i = 0; i < m; i++) {
+      const slot = strengthSlot(maxLen, get(patLen, i), get(ruleAllow, i));
+      set(next, slot, get(next, slot) + 1);
+    }
+    let at: u32 = 0;
+    for (let j = 0; j < slots; j++) {
+      const count = get(next, j);
+      set(next, j, at);
+      at += count;
+    }
+    for (let i = 0; i < m; i++) {
+      const slot = strengthSlot(maxLen, get(patLen, i), get(ruleAllow, i));
+      const k = <i32>get(next, slot);
+      set(next, slot, k + 1);
+      set(strengthPat, k, i);
+    }
+  } else {
+    // Patterns far longer than the rules are many: a merge sort of one key per rule.
+    const strengthKeys = take(<usize>m << 3);
+    for (let i = 0; i < m; i++) {
+      const notAllow: u64 = get(ruleAllow, i) != 0 ? 0 : 1;
+      // 31 bits of inverted length: patterns of any length a body can hold sort by length.
+      setItem(strengthKeys, i, ((<u64>(0x7fffffff - get(patLen, i))) << 33) | (notAllow << 32) | <u64>i);
+    }
+    sortValues(strengthKeys, sortTmp, m);
+    for (let k = 0; k < m; k++) set(strengthPat, k, <u32>(item(strengthKeys, k) & 0xffffffff));
   }
+  for (let k = 0; k < m; k++) set(litPtr, k, <u32>(norm + get(patOff, get(strengthPat, k))));
 
   // 3. Shapes: literal part, and for wildcard rules the key.
   litLen = take(<usize>m << 2);

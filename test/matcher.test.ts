@@ -181,6 +181,18 @@ describe('table images', () => {
 });
 
 describe('long patterns', () => {
+  it('few rules with long patterns (ordered by a merge sort, not by length slots) keep the precedence', () => {
+    const long = `/${'a'.repeat(300)}`;
+    for (const mode of ['rfc', 'google'] as const) {
+      const tie = RobotsTxt.parse(`user-agent: *\ndisallow: ${long}\nallow: ${long}\n`, { mode }).matcher('Bot');
+      expect(tie.isAllowed(`${long}/x`)).toBe(true);
+      expect(tie.explain(`${long}/x`)).toEqual({ allowed: true, rule: { kind: 'allow', pattern: long, line: 3 } });
+      const longer = RobotsTxt.parse(`user-agent: *\nallow: ${long}\ndisallow: ${long}b\n`, { mode }).matcher('Bot');
+      expect(longer.isAllowed(`${long}b`)).toBe(false);
+      expect(longer.isAllowed(`${long}c`)).toBe(true);
+    }
+  });
+
   it('a literal longer than a trie node label holds (2 MiB) is split over nodes and still matched exactly', () => {
     const literal = `/${'abcdefgh'.repeat(300_000)}`; // 2,400,001 bytes
     const robots = RobotsTxt.parse(`user-agent: *\ndisallow: ${literal}$\nallow: ${literal.slice(0, 100)}\n`, { maxBytes: Infinity });
