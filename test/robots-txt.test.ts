@@ -168,15 +168,23 @@ describe('sitemaps', () => {
     expect(Object.isFrozen(robots.sitemaps)).toBe(true);
   });
 
-  it('keeps non-ASCII values as written, from a string or a byte body', () => {
-    const text = 'Sitemap: https://example.com/carte-du-café.xml\nuser-agent: *\ndisallow: /日本/\nallow: /über\n';
-    for (const body of [text, bytes(text)]) {
-      const robots = RobotsTxt.parse(body);
-      expect(robots.sitemaps).toEqual(['https://example.com/carte-du-café.xml']);
-      expect(robots.groups[0].rules.map((r) => r.pattern)).toEqual(['/日本/', '/über']);
-      expect(robots.explain('/日本/x', 'Bot')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/日本/', line: 3 } });
-      expect(robots.isAllowed('/%E6%97%A5%E6%9C%AC/x', 'Bot')).toBe(false);
-      expect(robots.isAllowed('/日本', 'Bot')).toBe(true);
+  it('keeps non-ASCII values as written, from a string or a byte body, in small and large files', () => {
+    // Over 32 KB of values: kept as bytes rather than as a string (RobotsStructure.values),
+    // copied in runs that long comments separate.
+    const filler = Array.from({ length: 3000 }, (_, i) => `${i % 100 === 0 ? `#${'-'.repeat(300)}\n` : ''}disallow: /filler-${i}-${'x'.repeat(8)}\n`).join('');
+    for (const more of ['', filler]) {
+      const text = `Sitemap: https://example.com/carte-du-café.xml\nuser-agent: *\ndisallow: /日本/\nallow: /über\n${more}sitemap: /ü.xml\nsitemap: https://example.com/ü.xml\n`;
+      for (const body of [text, bytes(text)]) {
+        const robots = RobotsTxt.parse(body);
+        expect(robots.sitemaps).toEqual(['https://example.com/carte-du-café.xml', 'https://example.com/ü.xml']);
+        expect(robots.groups[0].rules.slice(0, 2).map((r) => r.pattern)).toEqual(['/日本/', '/über']);
+        expect(robots.groups[0].rules.length).toBe(more === '' ? 2 : 3002);
+        expect(robots.explain('/日本/x', 'Bot')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/日本/', line: 3 } });
+        expect(robots.isAllowed('/%E6%97%A5%E6%9C%AC/x', 'Bot')).toBe(false);
+        expect(robots.isAllowed('/日本', 'Bot')).toBe(true);
+        expect(robots.isAllowed('/filler-2999-xxxxxxxx', 'Bot')).toBe(more === '');
+        expect(robots.groups[0].rules.at(-1)?.pattern).toBe(more === '' ? '/über' : '/filler-2999-xxxxxxxx');
+      }
     }
   });
 

@@ -4,6 +4,7 @@
 
 import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
 import { Matcher } from '../matcher.js';
+import type { KeptValues } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
 import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
 
@@ -17,11 +18,11 @@ export interface RuleInput {
 }
 
 /**
- * Compiles rules whose values are ranges of `values` (bytes, one char per byte: see
- * RobotsStructure.values) into a matcher. In google mode an Allow ending in /index.htm...
- * also gets the reference's directory variant (flagged derived).
+ * Compiles rules whose values are ranges of `values` (RobotsStructure.values) into a matcher.
+ * In google mode an Allow ending in /index.htm... also gets the reference's directory variant
+ * (flagged derived).
  */
-export function compileMatcher(values: string, rules: readonly RuleInput[], mode: Mode): Matcher {
+export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], mode: Mode): Matcher {
   let lo = Infinity;
   let hi = 0;
   let valueBytes = 0;
@@ -42,7 +43,8 @@ export function compileMatcher(values: string, rules: readonly RuleInput[], mode
     // The input and the compiler's work area live in the reusable scratch block: a heap block
     // of their own per compile costs an alloc and a free.
     const scratch = k.scratch(inputSize + workSize);
-    k.writeLatin1(values, lo, hi, scratch);
+    if (typeof values === 'string') k.writeLatin1(values, lo, hi, scratch);
+    else k.u8.set(values.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
     const rulesAt = scratch + ((slice + 3) & ~3);
     const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));

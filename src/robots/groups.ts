@@ -37,13 +37,14 @@ export interface GroupRecord {
 
 export interface RobotsStructure {
   /**
-   * The bytes of the rule and sitemap values, copied out of the body, one char per byte
-   * (Latin-1): a parsed file holds neither the body (often mostly comments, or an HTML page)
-   * nor the kernel memory a string body was read from. A string, not a Uint8Array: a typed
-   * array of its own is an allocation outside the JS heap per file, which cost about 6% of a
-   * 3 KB parse in time and allocator work, while a string is allocated on the heap.
+   * The bytes of the rule and sitemap values, copied out of the body: a parsed file holds
+   * neither the body (often mostly comments, or an HTML page) nor the kernel memory a string
+   * body was read from. Up to STRING_VALUES_MAX bytes they are a string, one char per byte
+   * (Latin-1): a typed array of its own is an allocation outside the JS heap, which cost
+   * about 6% of a 3 KB parse, while a small string is allocated on the heap. Above it, a
+   * string goes to the heap's large-object space, which cost a 150 KB file 16% of its parse.
    */
-  values: string;
+  values: KeptValues;
   rules: RuleRecord[];
   groups: GroupRecord[];
   /** Byte ranges (start, end pairs) of the sitemap values in `values`, in file order. */
@@ -84,13 +85,24 @@ function parseSeconds(bytes: Uint8Array, start: number, end: number): number | u
   return Number(decoder.decode(bytes.subarray(start, end)));
 }
 
+/** RobotsStructure.values: bytes, as a Latin-1 string when they are few. */
+export type KeptValues = string | Uint8Array;
+
+/** Kept values up to this many bytes are a string (see RobotsStructure.values). */
+const STRING_VALUES_MAX = 32 * 1024;
+
+/** The bytes values[start, end) (see RobotsStructure.values). */
+function valueBytes(values: KeptValues, start: number, end: number): Uint8Array {
+  return typeof values === 'string' ? Buffer.from(values.slice(start, end), 'latin1') : values.subarray(start, end);
+}
+
 /** The text of values[start, end) (see RobotsStructure.values), decoded as UTF-8. */
-export function valueText(values: string, start: number, end: number): string {
-  return decoder.decode(Buffer.from(values.slice(start, end), 'latin1'));
+export function valueText(values: KeptValues, start: number, end: number): string {
+  return decoder.decode(valueBytes(values, start, end));
 }
 
 /** The absolute sitemap URLs among the recorded values, as written, each once, in file order. */
-export function sitemapUrls(values: string, ranges: readonly number[]): string[] {
+export function sitemapUrls(values: KeptValues, ranges: readonly number[]): string[] {
   const seen = new Set<string>();
   const urls: string[] = [];
   for (let i = 0; i < ranges.length; i += 2) {
@@ -143,9 +155,16 @@ class ValueRuns {
     return this.#before + start - runs[last];
   }
 
-  /** The runs of `bytes`, one after the other, one char per byte. */
-  copy(bytes: Uint8Array): string {
+  /** The runs of `bytes`, one after the other (see RobotsStructure.values). */
+  copy(bytes: Uint8Array): KeptValues {
     const runs = this.#runs;
+    let size = 0;
+    for (let r = 0; r < runs.length; r += 2) size += runs[r + 1] - runs[r];
+    if (size > STRING_VALUES_MAX) {
+      const values = new Uint8Array(size);
+      for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) values.set(bytes.subarray(runs[r], runs[r + 1]), at);
+      return values;
+    }
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     let values = '';
     for (let r = 0; r < runs.length; r += 2) values += body.toString('latin1', runs[r], runs[r + 1]);
