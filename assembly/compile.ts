@@ -432,7 +432,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   const slots = (maxLen + 1) * 2;
   if (slots <= STRENGTH_SLOTS_PER_RULE * ruleCount + STRENGTH_SLOTS_SLACK) {
     // A counting sort into slots by (length, kind), rules in file order within a slot: the
-    // merge sort of keys below cost as much as the rest of compileTable's first three phases.
+    // merge sort of keys below took a tenth of a 3 KB file's compile (wayfair, instructions).
     const next = take(<usize>slots << 2);
     for (let j = 0; j < slots; j++) set(next, j, 0);
     for (let i = 0; i < m; i++) {

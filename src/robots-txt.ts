@@ -9,7 +9,6 @@ import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.j
 import { buildGroups, groupsFor, sitemapUrls, valueText, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
-
 /** A rule as written in the file. */
 export interface RuleInfo {
   kind: 'allow' | 'disallow';
