@@ -43,7 +43,7 @@ export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], 
     // The input and the compiler's work area live in the reusable scratch block: a heap block
     // of their own per compile costs an alloc and a free.
     const scratch = k.scratch(inputSize + workSize);
-    if (typeof values === 'string') k.writeLatin1(values, lo, hi, scratch);
+    if (typeof values === 'string') k.writeString(values.slice(lo, hi), scratch, 'latin1');
     else k.u8.set(values.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
     const rulesAt = scratch + ((slice + 3) & ~3);

@@ -30,7 +30,6 @@ export class BatchArea {
   readonly scratchAt: number;
   /** UTF-8 bytes of the URLs the last fill() encoded. */
   filledBytes = 0;
-  private units: Buffer | undefined;
   private ends: Uint32Array | undefined;
   private buffer: ArrayBuffer | undefined;
 
@@ -52,7 +51,6 @@ export class BatchArea {
     const buffer = this.kernel.u8.buffer as ArrayBuffer;
     if (buffer === this.buffer) return;
     this.buffer = buffer;
-    this.units = Buffer.from(buffer, this.unitsAt, BATCH_UNITS * 2);
     this.ends = new Uint32Array(buffer, this.endsAt, BATCH_URLS);
   }
 
@@ -79,7 +77,7 @@ export class BatchArea {
       ends[n] = units;
     }
     if (n === 0) return 0;
-    this.units!.write(text, 'utf16le');
+    this.kernel.writeString(text, this.unitsAt, 'utf16le');
     this.filledBytes = this.kernel.fn.utf8FromUtf16(this.unitsAt, this.endsAt, n, this.bytesAt, this.spansAt, offset);
     return n;
   }

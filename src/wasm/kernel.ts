@@ -69,7 +69,7 @@ export class Kernel {
    * old buffer is detached and a view of it has length 0, so scratchView makes a new one.
    */
   #scratchView: Uint8Array | undefined;
-  /** The whole memory as a Buffer, for its Latin-1 writer; replaced when the memory grows. */
+  /** The whole memory as a Buffer, for its string writer; replaced when the memory grows. */
   #memoryBuffer: Buffer | undefined;
   #batch: BatchArea | undefined;
 
@@ -87,10 +87,13 @@ export class Kernel {
     this.#memoryBuffer = undefined;
   }
 
-  /** Writes text[start, end), one byte per char (chars are bytes: Latin-1), at `at`. */
-  writeLatin1(text: string, start: number, end: number, at: number): void {
+  /**
+   * Writes `text` at `at` by one call: 'latin1' one byte per char (chars that are bytes),
+   * 'utf16le' two bytes per UTF-16 unit. The caller has made room for it.
+   */
+  writeString(text: string, at: number, encoding: 'latin1' | 'utf16le'): void {
     this.#memoryBuffer ??= Buffer.from(this.fn.memory.buffer);
-    this.#memoryBuffer.write(start === 0 && end === text.length ? text : text.slice(start, end), at, end - start, 'latin1');
+    this.#memoryBuffer.write(text, at, encoding);
   }
 
   /** The region checkMany encodes batches into (allocated on first use). */
