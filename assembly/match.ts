@@ -254,7 +254,9 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   let keyedFrom = -1;
   let node = table + <usize>rootOff;
-  let pos = 0;
+  // The root's label is empty or "/", which every path starts with.
+  const start = <i32>(u32At(node + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
+  let pos = start;
   while (true) {
     const word = u32At(node + NODE_LABEL_CHILDREN);
     const count = <i32>(word & NODE_COUNT_MASK);
@@ -290,7 +292,8 @@ export function bestRule(table: usize, path: usize, len: i32): u32 {
     pos += labelLen;
     node = child;
   }
-  if (keyedFrom >= 0) best = bestKeyed(table, table + <usize>u32At(table + HDR_FILTER_OFF), rules, path, keyedFrom, len, best);
+  // A "/" root's keyed rules may be the empty literal's, whose keys may start the path.
+  if (keyedFrom >= 0) best = bestKeyed(table, table + <usize>u32At(table + HDR_FILTER_OFF), rules, path, keyedFrom == start ? 0 : keyedFrom, len, best);
   return best;
 }
 

@@ -149,7 +149,12 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     if (at != nodesEnd) return TABLE_BAD_NODES;
     // Pass 2, in layout order, so a parent comes before its children: each child is a node
     // after its parent, named by no other; each node's depth bounds its wildcard rules.
-    store<u32>(work + <usize>rootOff, NODE_AT_DEPTH);
+    // The walk starts after the root's label, which must be empty or the "/" every path
+    // starts with.
+    const rootWord = word(rootOff + NODE_LABEL_CHILDREN);
+    const rootLabel = rootWord >>> NODE_LABEL_SHIFT;
+    if (rootLabel > 1 || (rootLabel == 1 && load<u8>(image + <usize>word(rootOff + NODE_LABEL_OFF)) != 0x2f)) return TABLE_BAD_NODES;
+    store<u32>(work + <usize>rootOff, NODE_AT_DEPTH + rootLabel);
     at = rootOff;
     while (at < nodesEnd) {
       const state = load<u32>(work + <usize>at);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt } from '../src/index.js';
 import {
-  HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_SHIFT,
+  HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
   RULE_PAT_END, RULE_SIZE,
 } from '../src/compile/layout.js';
 
@@ -125,6 +125,44 @@ describe('table images', () => {
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
     view.setUint32(child + NODE_LABEL_CHILDREN, childWord & ((1 << NODE_LABEL_SHIFT) - 1), true);
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+  });
+
+  it('a root with only a "/" child is that child, and fromBytes accepts no other root label', () => {
+    const rootLabel = (image: Uint8Array) => {
+      const view = new DataView(image.buffer, image.byteOffset);
+      const root = view.getUint32(HDR_ROOT_OFF, true);
+      return { view, root, length: view.getUint32(root + NODE_LABEL_CHILDREN, true) >>> NODE_LABEL_SHIFT };
+    };
+    // Every literal starts with '/': the walk starts after the root's label "/".
+    expect(rootLabel(matcher.toBytes()).length).toBe(1);
+    // A literal that does not start with '/' (it matches no path) keeps an empty root label.
+    for (const mode of ['rfc', 'google'] as const) {
+      const other = RobotsTxt.parse('user-agent: *\ndisallow: x\n', { mode }).matcher('Bot');
+      expect(rootLabel(other.toBytes()).length).toBe(0);
+      expect([other.isAllowed('/x'), other.isAllowed('/y')]).toEqual([true, true]);
+      expect(Array.from(other.checkLines(encoder.encode('https://a.example/x\nhttps://a.example/y')))).toEqual([1, 1]);
+    }
+    // The empty literal's one wildcard rule ("*.pdf"), tried from the path's start, keeps it.
+    const rooted = RobotsTxt.parse('user-agent: *\ndisallow: /private\ndisallow: *.pdf\n').matcher('Bot');
+    expect(rootLabel(rooted.toBytes()).length).toBe(0);
+    expect([rooted.isAllowed('/private/a'), rooted.isAllowed('/a.pdf'), rooted.isAllowed('/a')]).toEqual([false, false, true]);
+    // Its prefix rule ("*") and keyed rules move to the "/" root; "*/x" still finds its key
+    // "/x" at the path's start, and "$" (an end rule that matches no path) goes.
+    const merged = RobotsTxt.parse('user-agent: *\ndisallow: /\nallow: *\ndisallow: */x\ndisallow: *.pdf\ndisallow: $\n').matcher('Bot');
+    expect(rootLabel(merged.toBytes()).length).toBe(1);
+    const paths = ['/x', '/a/x', '/a.pdf', '/a', '/'];
+    expect(paths.map((path) => merged.isAllowed(path))).toEqual([false, false, false, true, true]);
+    expect(Array.from(merged.checkLines(encoder.encode(paths.map((path) => `https://a.example${path}`).join('\n'))))).toEqual([0, 0, 0, 1, 1]);
+
+    const longer = matcher.toBytes();
+    const { view, root } = rootLabel(longer);
+    view.setUint32(root + NODE_LABEL_CHILDREN, view.getUint32(root + NODE_LABEL_CHILDREN, true) + (1 << NODE_LABEL_SHIFT), true);
+    expect(() => Matcher.fromBytes(longer)).toThrow(/damaged \(trie nodes\)/);
+    // The label "/" moved one byte on, to a pattern's second byte.
+    const moved = matcher.toBytes();
+    const at = rootLabel(moved);
+    at.view.setUint32(at.root + NODE_LABEL_OFF, at.view.getUint32(at.root + NODE_LABEL_OFF, true) + 1, true);
+    expect(() => Matcher.fromBytes(moved)).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a wildcard rule shorter than the depth of its trie node', () => {

@@ -4,7 +4,7 @@
 // src/robots/parse.ts). This file is compiled by both TypeScript and AssemblyScript, so it
 // holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x34545752; // "RWT4" little-endian: format version 4
+export const TABLE_MAGIC = 0x35545752; // "RWT5" little-endian: format version 5
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
