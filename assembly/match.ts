@@ -85,7 +85,10 @@ function markAllKeys(keyCount: i32): void {
  * found 16 at a time; a candidate's pair picks a hash bucket of keys, and only those are
  * compared, from the gate's offset back.
  */
-function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): void {
+// Inlined into its one caller, bestKeyed: the call cost about 20 instructions per path
+// (scripts/wasm-instructions.mjs, bcg).
+// @ts-ignore: decorator
+@inline function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): void {
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
   // A store per 64 keys: memory.fill is a call out of the module, and most filters have few keys.
   for (let w = 0; w < keyCount; w += 64) store<u64>(OCCURRED + (<usize>w >>> 3), 0);
@@ -247,7 +250,8 @@ function bestWild(table: usize, rules: usize, list: usize, wildCount: i32, path:
 }
 
 /** Strength number of the best rule matching the `len`-byte path at `path`, or NO_RULE. */
-export function bestRule(table: usize, path: usize, len: i32): u32 {
+// @ts-ignore: decorator
+@inline export function bestRule(table: usize, path: usize, len: i32): u32 {
   let best: u32 = NO_RULE;
   const rootOff = u32At(table + HDR_ROOT_OFF);
   if (rootOff == 0) return best;

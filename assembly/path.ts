@@ -96,7 +96,8 @@ function setNoPath(start: i32): void {
  * limit and an LF is an ordinary byte. Google mode (`rfc` false) ends the path at a NUL byte
  * too, as the reference's C strings do.
  */
-export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: bool): void {
+// @ts-ignore: decorator
+@inline export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: bool): void {
   // The authority ends at the first '/', '?', ';' or '#' after it (or the line end).
   let pathAt: i32;
   const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
