@@ -29,10 +29,10 @@ export function heapBase(): usize {
  * (always allowed in RFC mode). Leaves the URL's end in urlEnd. `scratch` needs 3 * length + 1
  * bytes.
  */
-// decide, findPath and bestRule are inlined into the loops that call them (checkLines, and
-// checkSpans through checkOne): compiled wasm keeps no value in a register across a call, so
-// each call cost its caller's loop spills and reloads; inlined, a line of checkLines on bcg
-// takes 723 kernel instructions instead of 811 (scripts/wasm-instructions.mjs).
+// decide, findPath and bestRule are inlined into the loops that call them (checkLines,
+// checkSpans): compiled wasm keeps no value in a register across a call, so each call cost
+// its caller's loop spills and reloads; inlined, a line of checkLines on bcg takes 723
+// kernel instructions instead of 811 (scripts/wasm-instructions.mjs).
 // @ts-ignore: decorator
 @inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, scratch: usize): i32 {
   const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
@@ -74,7 +74,7 @@ export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize):
 export function checkSpans(table: usize, base: usize, spans: usize, count: i32, out: usize, scratch: usize): void {
   for (let i = 0; i < count; i++) {
     const s = spans + (<usize>i << 3);
-    const r = checkOne(table, base + <usize>load<u32>(s), <i32>load<u32>(s + 4), scratch);
+    const r = decide(table, base + <usize>load<u32>(s), 0, <i32>load<u32>(s + 4), false, scratch);
     store<u8>(out + i, verdict(table, r));
   }
 }
