@@ -285,7 +285,8 @@ function bestWild(table: usize, rules: usize, list: usize, wildCount: i32, path:
       // The list follows the child index and the child offsets.
       if (wildCount > 0) best = bestWild(table, rules, field + childIndexBytes(count) + (<usize>count << 2), wildCount, path, pos, len, best);
     }
-    if (pos == len) break;
+    // At the path's end the byte looked up is past it (in bounds: heap guard), and any child
+    // it finds has a label too long for what is left.
     const childOff = childOffset(field, count, load<u8>(path + pos));
     if (childOff == 0) break;
     const child = table + childOff;
