@@ -107,11 +107,15 @@ function markAllKeys(keyCount: i32): void {
   const singleLo = hasSingles ? v128.load(filter + FILTER_SINGLE_LO) : i8x16.splat(0);
   const singleHi = hasSingles ? v128.load(filter + FILTER_SINGLE_HI) : i8x16.splat(0);
   const nibble = v128.load(NIBBLE);
-  for (let i = from; i < len; i += 16) {
+  // 32 bytes a step: most paths take one or two.
+  for (let i = from; i < len; i += 32) {
     const v = v128.load(path + i);
-    const valid = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
+    const w = v128.load(path + i + 16);
+    const valid: u32 = len - i < 32 ? (<u32>1 << <u32>(len - i)) - 1 : 0xffffffff;
     // A gate pair: the first byte in the first gate set and the next in the second.
-    let pairs = ~i8x16.bitmask(v128.or(outsideSet(v, gate1Lo, gate1Hi, nibble), outsideSet(v128.load(path + i + 1), gate2Lo, gate2Hi, nibble))) & valid;
+    const pairsLow = ~i8x16.bitmask(v128.or(outsideSet(v, gate1Lo, gate1Hi, nibble), outsideSet(v128.load(path + i + 1), gate2Lo, gate2Hi, nibble))) & 0xffff;
+    const pairsHigh = ~i8x16.bitmask(v128.or(outsideSet(w, gate1Lo, gate1Hi, nibble), outsideSet(v128.load(path + i + 17), gate2Lo, gate2Hi, nibble)));
+    let pairs = (<u32>pairsLow | (<u32>pairsHigh << 16)) & valid;
     while (pairs != 0) {
       const at = i + ctz(pairs);
       pairs &= pairs - 1;
@@ -164,7 +168,7 @@ function markAllKeys(keyCount: i32): void {
       }
     }
     if (hasSingles) {
-      let ones = setBits(v, singleLo, singleHi, nibble) & valid;
+      let ones = (<u32>setBits(v, singleLo, singleHi, nibble) | (<u32>setBits(w, singleLo, singleHi, nibble) << 16)) & valid;
       while (ones != 0) {
         const at = i + ctz(ones);
         ones &= ones - 1;
