@@ -81,7 +81,13 @@ export class Matcher {
   static fromBytes(bytes: Uint8Array): Matcher {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: Matcher.fromBytes expects a Uint8Array');
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (bytes.length < HEADER_SIZE || view.getUint32(HDR_MAGIC, true) !== TABLE_MAGIC) {
+    const magic = bytes.length < HEADER_SIZE ? 0 : view.getUint32(HDR_MAGIC, true);
+    if (magic !== TABLE_MAGIC) {
+      // "RWT" and a format version: a stored image from another release of the library.
+      if ((magic & 0xffffff) === (TABLE_MAGIC & 0xffffff)) {
+        const version = String.fromCharCode(magic >>> 24);
+        throw new TypeError(`robots-wasm: table image of format version ${version}, this version reads ${String.fromCharCode(TABLE_MAGIC >>> 24)}: compile it again from its robots.txt`);
+      }
       throw new TypeError('robots-wasm: not a compiled robots-wasm table (bad magic)');
     }
     if (view.getUint32(HDR_TOTAL_LEN, true) !== bytes.length) {
