@@ -83,12 +83,12 @@ function markAllKeys(keyCount: i32): void {
  * Marks in OCCURRED every filter key that occurs in path[from, len). Candidates are the
  * positions where a key's gate (its least common byte pair, or a one-byte key) may occur,
  * found 32 bytes at a time; a candidate's pair picks a hash bucket of keys, and only those are
- * compared, from the gate's offset back.
+ * compared, from the gate's offset back. Returns whether it marked any key.
  */
 // Inlined into its one caller, bestKeyed: the call cost about 20 instructions per path
 // (scripts/wasm-instructions.mjs, bcg).
 // @ts-ignore: decorator
-@inline function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): void {
+@inline function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): bool {
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
   // A store per 64 keys: memory.fill is a call out of the module, and most filters have few keys.
   for (let w = 0; w < keyCount; w += 64) store<u64>(OCCURRED + (<usize>w >>> 3), 0);
@@ -98,6 +98,7 @@ function markAllKeys(keyCount: i32): void {
   const singles = <i32>u32At(filter + FILTER_SINGLES);
   const budget = (len - from) * FILTER_WORK_PER_BYTE + FILTER_WORK_SLACK;
   let work = 0;
+  let found = false;
   const gate1Lo = v128.load(filter + FILTER_GATE1_LO);
   const gate1Hi = v128.load(filter + FILTER_GATE1_HI);
   const gate2Lo = v128.load(filter + FILTER_GATE2_LO);
@@ -160,11 +161,14 @@ function markAllKeys(keyCount: i32): void {
         const known = agreed >= 0 ? agreed : 0; // bytes before `known` are already equal
         agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
         work += (agreed - known) >> 3;
-        if (agreed == keyLen) markKey(k);
+        if (agreed == keyLen) {
+          markKey(k);
+          found = true;
+        }
       }
       if (work > budget) {
         markAllKeys(keyCount);
-        return;
+        return true;
       }
     }
     if (hasSingles) {
@@ -182,10 +186,14 @@ function markAllKeys(keyCount: i32): void {
           if (<u32>load<u16>(keys + <usize>mid * KEY_SIZE + KEY_GATE_PAIR) < c) lo = mid + 1;
           else hi = mid;
         }
-        if (lo < keyCount && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) markKey(lo);
+        if (lo < keyCount && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) {
+          markKey(lo);
+          found = true;
+        }
       }
     }
   }
+  return found;
 }
 
 /** Address just past rule `r`'s pattern. */
@@ -206,7 +214,8 @@ function markAllKeys(keyCount: i32): void {
  * hang off a node the walk never reached.
  */
 function bestKeyed(table: usize, filter: usize, rules: usize, path: usize, from: i32, len: i32, best: u32): u32 {
-  findKeys(table, filter, path, from, len);
+  // Most paths hold no key: nothing to try.
+  if (!findKeys(table, filter, path, from, len)) return best;
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
   for (let w = 0; w < keyCount; w += 32) {
