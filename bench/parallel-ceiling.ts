@@ -2,7 +2,7 @@
 // check their own copy of a batch, started together. The pool's target (two threads at least
 // 1.7x one) holds only as far as the host lets two threads run at full speed at once, and on
 // this machine's two vCPUs it often does not: two processes checking the same 1M-URL batch at
-// once ran at 0.78x (checkLines) and 0.9x (checkMany) of one alone, and two threads got 1.0x
+// once ran at 0.78x (checkLines) and 0.9x (checkMany) of one alone, and two threads got 0.9x
 // to 2.3x one thread's work done from one round to the next. The pool's figures are read
 // against this pair, measured in the same rounds.
 

@@ -27,7 +27,7 @@ const ROUNDS = quick ? 2 : 3;
 /** Rounds for the groups whose targets are ratios between their own tasks (rule count, pool). */
 const RATIO_ROUNDS = quick ? 2 : 5;
 /**
- * Rounds for the pool group: what two threads get done on this host swings from 1.0x to 2.3x
+ * Rounds for the pool group: what two threads get done on this host swings from 0.9x to 2.3x
  * one thread's from one second to the next (bench/parallel-ceiling.ts), so its ratios need
  * more rounds than the others for a median that holds still.
  */
@@ -430,13 +430,14 @@ async function main(): Promise<void> {
   printTable(`RobotsPool, ${URL_COUNT.toLocaleString('en')} URLs, ${poolFile.name}`,
     ['path', 'checks/s', 'vs calling thread'],
     Object.entries(pool.rates).map(([name, rate]) => [name, formatRate(rate), formatRatio(pool.vsCallingThread[name])]));
-  console.log(`"Two threads, no pool": two worker threads each check their own copy of the batch at the same time, what two threads get done on this host with nothing to share; pool(2) reaches ${formatRatio(pool.poolOfCeiling.checkLines)} of it with checkLines and ${formatRatio(pool.poolOfCeiling.checkMany)} with checkMany (within each round, median).`);
+  // A blank line first: a line right after a Markdown table would be read as one of its rows.
+  console.log(`\n"Two threads, no pool": two worker threads each check their own copy of the batch at the same time, what two threads get done on this host with nothing to share; pool(2) reaches ${formatRatio(pool.poolOfCeiling.checkLines)} of it with checkLines and ${formatRatio(pool.poolOfCeiling.checkMany)} with checkMany (within each round, median).`);
 
   printTable(`RobotsCache, ${URL_COUNT.toLocaleString('en')} URLs over ${CACHE_ORIGINS.toLocaleString('en')} origins (runs of 1-64 URLs per origin; the bench files' robots.txt in turn)`,
     ['path', 'checks/s', 'vs robots-parser'],
     Object.entries(cache.rates).map(([name, rate]) => [name, formatRate(rate),
       formatRatio(rate / cache.rates['robots-parser, one per origin'])]));
-  console.log(`RobotsCache.checkMany / robots-parser within each round (median): ${formatRatio(cache.vsRobotsParser)}; robots-parser agrees with RobotsCache (rfc) on ${(cache.agreement * 100).toFixed(1)}% of the first ${Math.min(AGREEMENT_URLS, URL_COUNT).toLocaleString('en')} URLs.`);
+  console.log(`\nRobotsCache.checkMany / robots-parser within each round (median): ${formatRatio(cache.vsRobotsParser)}; robots-parser agrees with RobotsCache (rfc) on ${(cache.agreement * 100).toFixed(1)}% of the first ${Math.min(AGREEMENT_URLS, URL_COUNT).toLocaleString('en')} URLs.`);
 
   const cliRate = (ms: number) => (URL_COUNT / ms) * 1000;
   printTable(`CLI check, ${URL_COUNT.toLocaleString('en')} URL lines from a file, ${poolFile.name}`,
