@@ -4,7 +4,8 @@
 // this machine's two vCPUs it often does not: two processes checking the same 1M-URL batch at
 // once ran at 0.78x (checkLines) and 0.9x (checkMany) of one alone, and two threads got 0.9x
 // to 2.3x one thread's work done from one round to the next. The pool's figures are read
-// against this pair, measured in the same rounds.
+// against this pair, measured in the same rounds, and against one of its threads alone (the
+// calling thread's work, done on a worker thread).
 
 import { Worker } from 'node:worker_threads';
 
@@ -26,10 +27,10 @@ export class IndependentPair {
     return this.#ready;
   }
 
-  /** Runs `task` once in both threads at the same time; resolves when both are done. */
-  async run(task: PairTask): Promise<void> {
+  /** Runs `task` once in both threads at the same time (or, with `alone`, in the first only); resolves when they are done. */
+  async run(task: PairTask, alone = false): Promise<void> {
     await this.#ready;
-    await Promise.all(this.#workers.map((worker) => {
+    await Promise.all((alone ? this.#workers.slice(0, 1) : this.#workers).map((worker) => {
       const done = this.#reply(worker);
       worker.postMessage(task);
       return done;

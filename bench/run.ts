@@ -220,6 +220,8 @@ interface PoolResult {
   vsCallingThread: Record<string, number>;
   /** pool(2)'s speed over the independent pair's, within each round (median over rounds). */
   poolOfCeiling: Record<PairTask, number>;
+  /** The independent pair's speed over one worker alone: how two threads scale on this host. */
+  pairOverOneWorker: Record<PairTask, number>;
 }
 
 /** The calling-thread task a pool task is compared with. */
@@ -232,9 +234,14 @@ function pairTaskName(task: PairTask): string {
   return `${task}, two threads, no pool`;
 }
 
+/** One thread of the pair alone: the calling thread's work, on a worker thread. */
+function oneWorkerTaskName(task: PairTask): string {
+  return `${task}, one worker, no pool`;
+}
+
 /** URLs a task checks per call: the pair checks two copies of the batch. */
 function urlsPerCall(name: string, batch: number): number {
-  return name.endsWith('no pool') ? 2 * batch : batch;
+  return name.endsWith('two threads, no pool') ? 2 * batch : batch;
 }
 
 /** Seed of the pool group's batch (bench/inputs.ts). */
@@ -255,7 +262,10 @@ async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<Poo
     tasks[`pool(${pool.threads}).checkLines`] = () => pool.checkLines(matcher, lines);
   });
   const pair = new IndependentPair(file.body, AGENT, URL_COUNT, POOL_SEED);
-  for (const task of PAIR_TASKS) tasks[pairTaskName(task)] = () => pair.run(task);
+  for (const task of PAIR_TASKS) {
+    tasks[pairTaskName(task)] = () => pair.run(task);
+    tasks[oneWorkerTaskName(task)] = () => pair.run(task, true);
+  }
   await pair.ready();
   collectGarbage();
   const times = await measureGroup(tasks, 3, POOL_ROUNDS);
@@ -267,9 +277,11 @@ async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<Poo
   }
   const poolOfCeiling = Object.fromEntries(PAIR_TASKS.map((task) => [task,
     times.median((ms) => ms[pairTaskName(task)] / (2 * ms[`pool(2).${task}`]))])) as Record<PairTask, number>;
+  const pairOverOneWorker = Object.fromEntries(PAIR_TASKS.map((task) => [task,
+    times.median((ms) => (2 * ms[oneWorkerTaskName(task)]) / ms[pairTaskName(task)])])) as Record<PairTask, number>;
   for (const pool of pools) await pool.close();
   await pair.close();
-  return { rates, vsCallingThread, poolOfCeiling };
+  return { rates, vsCallingThread, poolOfCeiling, pairOverOneWorker };
 }
 
 interface CacheResult {
@@ -431,7 +443,7 @@ async function main(): Promise<void> {
     ['path', 'checks/s', 'vs calling thread'],
     Object.entries(pool.rates).map(([name, rate]) => [name, formatRate(rate), formatRatio(pool.vsCallingThread[name])]));
   // A blank line first: a line right after a Markdown table would be read as one of its rows.
-  console.log(`\n"Two threads, no pool": two worker threads each check their own copy of the batch at the same time, what two threads get done on this host with nothing to share; pool(2) reaches ${formatRatio(pool.poolOfCeiling.checkLines)} of it with checkLines and ${formatRatio(pool.poolOfCeiling.checkMany)} with checkMany (within each round, median).`);
+  console.log(`\n"No pool": worker threads that each check their own copy of the batch, two at the same time or one alone. Two did ${formatRatio(pool.pairOverOneWorker.checkLines)} one's work with checkLines and ${formatRatio(pool.pairOverOneWorker.checkMany)} with checkMany: what the host let two threads do in this run. pool(2) reached ${formatRatio(pool.poolOfCeiling.checkLines)} of the two with checkLines and ${formatRatio(pool.poolOfCeiling.checkMany)} with checkMany (each figure within each round, median).`);
 
   printTable(`RobotsCache, ${URL_COUNT.toLocaleString('en')} URLs over ${CACHE_ORIGINS.toLocaleString('en')} origins (runs of 1-64 URLs per origin; the bench files' robots.txt in turn)`,
     ['path', 'checks/s', 'vs robots-parser'],
