@@ -37,6 +37,7 @@ export class IndependentPair {
     }));
   }
 
+  /** Stops both threads. */
   async close(): Promise<void> {
     await Promise.all(this.#workers.map((worker) => worker.terminate()));
   }

@@ -24,7 +24,7 @@ const WARMUP_MS = quick ? 50 : 400;
 const AGENT = 'ExampleBot';
 
 const ROUNDS = quick ? 2 : 3;
-/** Rounds for the groups whose targets are ratios between their own tasks (rule count, pool). */
+/** Rounds for the rule-count group, whose targets are ratios between its own tasks (the pool group's: POOL_ROUNDS). */
 const RATIO_ROUNDS = quick ? 2 : 5;
 /**
  * Rounds for the pool group: what two threads get done on this host swings from 0.9x to 2.3x
