@@ -80,6 +80,15 @@ function markAllKeys(keyCount: i32): void {
 }
 
 /**
+ * Bit i set when byte i of `v` is in the first gate set and byte i of `next` (the bytes of `v`
+ * shifted by one) in the second: where a gate pair may start.
+ */
+// @ts-ignore: decorator
+@inline function gatePairBits(v: v128, next: v128, gate1Lo: v128, gate1Hi: v128, gate2Lo: v128, gate2Hi: v128, nibble: v128): u32 {
+  return <u32>(i8x16.bitmask(v128.or(outsideSet(v, gate1Lo, gate1Hi, nibble), outsideSet(next, gate2Lo, gate2Hi, nibble))) ^ 0xffff);
+}
+
+/**
  * Marks in OCCURRED every filter key that occurs in path[from, len). Candidates are the
  * positions where a key's gate (its least common byte pair, or a one-byte key) may occur,
  * found 32 bytes at a time; a candidate's pair picks a hash bucket of keys, and only those are
@@ -113,10 +122,9 @@ function markAllKeys(keyCount: i32): void {
     const v = v128.load(path + i);
     const w = v128.load(path + i + 16);
     const valid: u32 = len - i < 32 ? (<u32>1 << <u32>(len - i)) - 1 : 0xffffffff;
-    // A gate pair: the first byte in the first gate set and the next in the second.
-    const pairsLow = ~i8x16.bitmask(v128.or(outsideSet(v, gate1Lo, gate1Hi, nibble), outsideSet(v128.load(path + i + 1), gate2Lo, gate2Hi, nibble))) & 0xffff;
-    const pairsHigh = ~i8x16.bitmask(v128.or(outsideSet(w, gate1Lo, gate1Hi, nibble), outsideSet(v128.load(path + i + 17), gate2Lo, gate2Hi, nibble)));
-    let pairs = (<u32>pairsLow | (<u32>pairsHigh << 16)) & valid;
+    const pairsLow = gatePairBits(v, v128.load(path + i + 1), gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+    const pairsHigh = gatePairBits(w, v128.load(path + i + 17), gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+    let pairs = (pairsLow | (pairsHigh << 16)) & valid;
     while (pairs != 0) {
       const at = i + ctz(pairs);
       pairs &= pairs - 1;

@@ -239,14 +239,15 @@ function oneWorkerTaskName(task: PairTask): string {
   return `${task}, one worker, no pool`;
 }
 
-/** URLs a task checks per call: the pair checks two copies of the batch. */
-function urlsPerCall(name: string, batch: number): number {
-  return name.endsWith('two threads, no pool') ? 2 * batch : batch;
-}
-
 /** Seed of the pool group's batch (bench/inputs.ts). */
 const POOL_SEED = 13;
 const PAIR_TASKS: PairTask[] = ['checkLines', 'checkMany'];
+const PAIR_TASK_NAMES = new Set(PAIR_TASKS.map(pairTaskName));
+
+/** URLs a task checks per call: the pair checks two copies of the batch. */
+function urlsPerCall(name: string, batch: number): number {
+  return PAIR_TASK_NAMES.has(name) ? 2 * batch : batch;
+}
 
 async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<PoolResult> {
   const matcher = RobotsTxt.parse(file.body).matcher(AGENT);
