@@ -11,6 +11,7 @@ import { findPath, mapLines, pathEnd, pathNeedsNormalization, pathNeedsSlash, pa
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
+import { initLexBytes, lexResume } from './lex';
 export { validateTable, validateWorkBytes } from './validate';
 export { utf8FromUtf16 } from './utf16';
 
@@ -20,6 +21,7 @@ const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 12
 export function heapBase(): usize {
   initClasses();
   initScanSets();
+  initLexBytes();
   return (__heap_base + 15) & ~15;
 }
 
@@ -172,7 +174,6 @@ export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
 export { lexLines } from './lex';
 export { compileTable, compileTableBytes, compileWorkBytes } from './compile';
 export { nibbleTables, twoWaySearch } from './scan';
-import { lexResume } from './lex';
 
 /** Where the next lexLines call continues, or -1 when the last line was read. */
 export function lexNext(): i32 {

@@ -81,16 +81,33 @@ let lineEndAt: i32 = 0;
 let contentEndAt: i32 = 0;
 let colonAt: i32 = 0;
 
+// 16 copies each of LF, CR, '#' and ':', loaded into registers once per line (a v128 constant
+// is rebuilt at every use, even inside a loop: see scan.ts).
+const LINE_BYTES = memory.data(64);
+const LINE_LF = LINE_BYTES;
+const LINE_CR = LINE_BYTES + 16;
+const LINE_HASH = LINE_BYTES + 32;
+const LINE_COLON = LINE_BYTES + 48;
+
+/** Fills LINE_BYTES (called once, before anything is lexed). */
+export function initLexBytes(): void {
+  memory.fill(LINE_LF, 0x0a, 16);
+  memory.fill(LINE_CR, 0x0d, 16);
+  memory.fill(LINE_HASH, 0x23, 16);
+  memory.fill(LINE_COLON, 0x3a, 16);
+}
+
 /**
  * One pass over the line starting at `start`: a robots.txt body can be megabytes of HTML, and
- * scanning each line once for all three bytes costs a third of three separate scans.
+ * scanning each line once for all three bytes costs a third of three separate scans. Most
+ * 32-byte steps of a long line hold none of them, and cost one test.
  */
 function scanLine(buf: usize, start: i32, len: i32): void {
-  const lf = i8x16.splat(0x0a);
-  const cr = i8x16.splat(0x0d);
-  const hash = i8x16.splat(0x23);
+  const lf = v128.load(LINE_LF);
+  const cr = v128.load(LINE_CR);
+  const hash = v128.load(LINE_HASH);
+  const colon = v128.load(LINE_COLON);
   const nul = i8x16.splat(0);
-  const colon = i8x16.splat(0x3a);
   let hashes = -1;
   let colons = -1;
   let i = start;
@@ -99,15 +116,23 @@ function scanLine(buf: usize, start: i32, len: i32): void {
   for (; i < len; i += 32) {
     const v = v128.load(buf + i);
     const w = v128.load(buf + i + 16);
-    const ends = i8x16.bitmask(v128.or(i8x16.eq(v, lf), i8x16.eq(v, cr))) | (i8x16.bitmask(v128.or(i8x16.eq(w, lf), i8x16.eq(w, cr))) << 16);
+    const endsV = v128.or(i8x16.eq(v, lf), i8x16.eq(v, cr));
+    const endsW = v128.or(i8x16.eq(w, lf), i8x16.eq(w, cr));
+    const hashV = v128.or(i8x16.eq(v, hash), i8x16.eq(v, nul));
+    const hashW = v128.or(i8x16.eq(w, hash), i8x16.eq(w, nul));
+    const colonV = i8x16.eq(v, colon);
+    const colonW = i8x16.eq(w, colon);
+    const any = i8x16.bitmask(v128.or(v128.or(endsV, hashV), colonV)) | i8x16.bitmask(v128.or(v128.or(endsW, hashW), colonW));
+    if (any == 0) continue;
     if (hashes < 0) {
-      const m = i8x16.bitmask(v128.or(i8x16.eq(v, hash), i8x16.eq(v, nul))) | (i8x16.bitmask(v128.or(i8x16.eq(w, hash), i8x16.eq(w, nul))) << 16);
+      const m = i8x16.bitmask(hashV) | (i8x16.bitmask(hashW) << 16);
       if (m != 0) hashes = i + ctz(m);
     }
     if (colons < 0) {
-      const m = i8x16.bitmask(i8x16.eq(v, colon)) | (i8x16.bitmask(i8x16.eq(w, colon)) << 16);
+      const m = i8x16.bitmask(colonV) | (i8x16.bitmask(colonW) << 16);
       if (m != 0) colons = i + ctz(m);
     }
+    const ends = i8x16.bitmask(endsV) | (i8x16.bitmask(endsW) << 16);
     if (ends != 0) {
       i += ctz(ends);
       break;
