@@ -6,7 +6,7 @@
 // so the image is position-independent (toBytes/fromBytes are plain copies).
 //
 //   header (HEADER_SIZE bytes)
-//     magic "RWT5" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
+//     magic "RWT6" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed)
 //     rule count | rules offset | root node offset (0: no rules) | pool offset | pool length
 //     filter offset (0: none) | kinds offset
 //   rules: RULE_SIZE bytes each, ordered by strength: longest pattern first, allow before
@@ -46,9 +46,13 @@
 //     matched in full (literal part included) when their key occurs, from the first node on
 //     the walk that has keyed rules. A key is looked for only where its gate - its
 //     least common byte pair ("/filters/" -> "lt", not "/f": paths are full of '/') - occurs.
-//     key count | keys offset | bucket bits | buckets offset | first one-byte key | nibble
-//     tables (16 + 16 bytes each) for the first and the second gate bytes of keys of two or
-//     more bytes, and, only when there are one-byte keys, for them | buckets: (1 << bits) + 1
+//     key count | keys offset | bucket bits (| FILTER_EXACT_GATES) | buckets offset | first
+//     one-byte key | gate tables: nibble tables (16 + 16 bytes each) for the first and the
+//     second gate bytes of keys of two or more bytes or, when those keys have at most two
+//     distinct gate pairs (FILTER_EXACT_GATES), the pairs themselves, each byte 16 times: the
+//     first pair's first and second byte, then the second pair's (the first again when there
+//     is one), which a scan compares exactly in fewer steps and with no cross-pair false
+//     candidates | only when there are one-byte keys, their nibble tables | buckets: (1 << bits) + 1
 //     key indices, about four buckets per key of two or more bytes (the gate pairs hash
 //     to buckets; bucket b holds keys[buckets[b], buckets[b + 1])) | keys: KEY_SIZE each (pool
 //     offset, length, gate offset, gate pair, rules offset, rule count, bytes shared with the
@@ -70,7 +74,7 @@
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
-  FILTER_GATE2_HI, FILTER_SINGLES, FILTER_SIZE, GATE_HASH, KEY_GATE_PAIR,
+  FILTER_EXACT_GATES, FILTER_GATE2_HI, FILTER_SINGLES, FILTER_SIZE, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, FLAG_RFC, HDR_FILTER_OFF, HDR_FLAGS, HDR_MAGIC,
   HDR_POOL_LEN, HDR_POOL_OFF, HDR_KINDS_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
   KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_SHARED, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
@@ -92,6 +96,8 @@ const ORDER_BUCKET_MASK: u64 = 0x1ffff;
 const ORDER_GATE_SHIFT: u64 = 17;
 const ORDER_INDEX_MASK: u64 = 0x1ffff;
 const GATE_SORT_MAX: u32 = (1 << 29) - 1;
+/** No gate pair (pairs are 16 bits). */
+const NO_PAIR: u32 = 0xffffffff;
 
 /** Below this many wildcard rules, trying each one directly is cheaper than a filter pass. */
 const FILTER_MIN_RULES = 2;
@@ -802,8 +808,29 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       }
     }
     while (bucket <= bucketCount) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), multiKeys);
-    nibbleTablesOfRows(gate1, filter + FILTER_GATE1_LO, filter + FILTER_GATE1_HI);
-    nibbleTablesOfRows(gate2, filter + FILTER_GATE2_LO, filter + FILTER_GATE2_HI);
+    // At most two distinct gate pairs: the scan compares them exactly.
+    let pairA: u32 = NO_PAIR;
+    let pairB: u32 = NO_PAIR;
+    let distinct = 0;
+    for (let i = 0; i < keyCount; i++) {
+      if (get(keyLen, get(keyList, i)) < 2) continue;
+      const pair = get(pairOf, i);
+      if (pair == pairA || pair == pairB) continue;
+      distinct++;
+      if (pairA == NO_PAIR) pairA = pair;
+      else pairB = pair;
+    }
+    if (distinct >= 1 && distinct <= 2) {
+      if (pairB == NO_PAIR) pairB = pairA;
+      store<u32>(filter + FILTER_BUCKET_BITS, bucketBits | FILTER_EXACT_GATES);
+      memory.fill(filter + FILTER_GATE1_LO, <u8>(pairA >> 8), 16);
+      memory.fill(filter + FILTER_GATE1_HI, <u8>pairA, 16);
+      memory.fill(filter + FILTER_GATE2_LO, <u8>(pairB >> 8), 16);
+      memory.fill(filter + FILTER_GATE2_HI, <u8>pairB, 16);
+    } else {
+      nibbleTablesOfRows(gate1, filter + FILTER_GATE1_LO, filter + FILTER_GATE1_HI);
+      nibbleTablesOfRows(gate2, filter + FILTER_GATE2_LO, filter + FILTER_GATE2_HI);
+    }
     if (singlesSize != 0) nibbleTablesOfRows(single, filter + FILTER_SINGLE_LO, filter + FILTER_SINGLE_HI);
     // Each key's rules, in strength order, after the keys: count, then place.
     const ruleCounts = take(<usize>keyCount << 2);

@@ -5,7 +5,7 @@
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
-  FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
+  FILTER_BUCKET_BITS_MASK, FILTER_EXACT_GATES, FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_OFF, HDR_ROOT_OFF,
   HDR_RULES_OFF, KEY_GATE, KEY_LEN, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
   KEY_SHARED, KIND_ALLOW_BIT, NODE_KEYED_BIT, KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, NODE_COUNT_MASK,
@@ -89,6 +89,15 @@ function markAllKeys(keyCount: i32): void {
 }
 
 /**
+ * Bit i set when bytes i and i + 1 (byte i of `v` and of `next`) are the gate pair `first`,
+ * `second` or the pair `first2`, `second2` (each byte in every lane): FILTER_EXACT_GATES.
+ */
+// @ts-ignore: decorator
+@inline function exactPairBits(v: v128, next: v128, first: v128, second: v128, first2: v128, second2: v128): u32 {
+  return <u32>i8x16.bitmask(v128.or(v128.and(i8x16.eq(v, first), i8x16.eq(next, second)), v128.and(i8x16.eq(v, first2), i8x16.eq(next, second2))));
+}
+
+/**
  * Marks in OCCURRED every filter key that occurs in path[from, len). Candidates are the
  * positions where a key's gate (its least common byte pair, or a one-byte key) may occur,
  * found 32 bytes at a time; a candidate's pair picks a hash bucket of keys, and only those are
@@ -103,7 +112,9 @@ function markAllKeys(keyCount: i32): void {
   for (let w = 0; w < keyCount; w += 64) store<u64>(OCCURRED + (<usize>w >>> 3), 0);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
   const buckets = table + <usize>u32At(filter + FILTER_BUCKETS_OFF);
-  const shift = 32 - u32At(filter + FILTER_BUCKET_BITS);
+  const bucketWord = u32At(filter + FILTER_BUCKET_BITS);
+  const shift = 32 - (bucketWord & FILTER_BUCKET_BITS_MASK);
+  const exact = (bucketWord & FILTER_EXACT_GATES) != 0;
   const singles = <i32>u32At(filter + FILTER_SINGLES);
   const budget = (len - from) * FILTER_WORK_PER_BYTE + FILTER_WORK_SLACK;
   let work = 0;
@@ -122,8 +133,11 @@ function markAllKeys(keyCount: i32): void {
     const v = v128.load(path + i);
     const w = v128.load(path + i + 16);
     const valid: u32 = len - i < 32 ? (<u32>1 << <u32>(len - i)) - 1 : 0xffffffff;
-    const pairsLow = gatePairBits(v, v128.load(path + i + 1), gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
-    const pairsHigh = gatePairBits(w, v128.load(path + i + 17), gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+    const next = v128.load(path + i + 1);
+    const nextHigh = v128.load(path + i + 17);
+    // In exact mode the four gate vectors are two pairs' bytes (see compile.ts).
+    const pairsLow = exact ? exactPairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi) : gatePairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+    const pairsHigh = exact ? exactPairBits(w, nextHigh, gate1Lo, gate1Hi, gate2Lo, gate2Hi) : gatePairBits(w, nextHigh, gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
     let pairs = (pairsLow | (pairsHigh << 16)) & valid;
     while (pairs != 0) {
       const at = i + ctz(pairs);

@@ -6,7 +6,7 @@
 // their tails. The format is described in compile.ts.
 
 import {
-  FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_MIN_BUCKET_BITS, FILTER_SINGLES,
+  FILTER_BUCKET_BITS, FILTER_BUCKET_BITS_MASK, FILTER_BUCKETS_OFF, FILTER_EXACT_GATES, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_MIN_BUCKET_BITS, FILTER_SINGLES,
   FILTER_SINGLES_SIZE, FILTER_SIZE, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF,
   HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL,
   KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, NODE_COUNT_MASK,
@@ -186,7 +186,9 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     const keyCount = word(filterOff + FILTER_KEY_COUNT);
     const keysOff = <u64>word(filterOff + FILTER_KEYS_OFF);
     const bucketsOff = <u64>word(filterOff + FILTER_BUCKETS_OFF);
-    const bits = word(filterOff + FILTER_BUCKET_BITS);
+    const bucketWord = word(filterOff + FILTER_BUCKET_BITS);
+    const bits = bucketWord & FILTER_BUCKET_BITS_MASK;
+    if ((bucketWord & ~(FILTER_BUCKET_BITS_MASK | FILTER_EXACT_GATES)) != 0) return TABLE_BAD_FILTER;
     const singles = word(filterOff + FILTER_SINGLES);
     if (keyCount > <u32>MAX_FILTER_KEYS || singles > keyCount || bits < <u32>FILTER_MIN_BUCKET_BITS || bits > 16) return TABLE_BAD_FILTER;
     if (singles < keyCount && !inImage(filterOff, FILTER_SIZE + FILTER_SINGLES_SIZE)) return TABLE_BAD_FILTER;

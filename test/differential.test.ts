@@ -7,6 +7,7 @@ import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
 import { compilePatterns, kernelNibbleTables, kernelTwoWay, type PatternRule } from './support/compile.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
+import { FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF } from '../src/compile/layout.js';
 
 const encoder = new TextEncoder();
 
@@ -58,6 +59,13 @@ function expectBruteForceVerdict(matcher: Matcher, rules: readonly PatternRule[]
     .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
 }
 
+/** The key filter's bucket-bits word of a table image (0 when the table has no filter). */
+function filterWord(image: Uint8Array): number {
+  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
+  const filter = view.getUint32(HDR_FILTER_OFF, true);
+  return filter === 0 ? 0 : view.getUint32(filter + FILTER_BUCKET_BITS, true);
+}
+
 describe('wildcard key filter', () => {
   it('nibble tables test set membership exactly up to 8 row patterns, and a superset beyond', () => {
     const next = rng(9);
@@ -72,6 +80,39 @@ describe('wildcard key filter', () => {
         else if (patterns.size <= 8) expect(member).toBe(false);
       }
     }
+  });
+
+  it('keys with at most two gate pairs are compared exactly, with no candidates from a byte of each pair', () => {
+    // "/*ab" and "/*cd": one pair each, so the filter keeps the pairs; nibble tables would
+    // also let "ad" and "cb" through as candidates, which the verdicts cannot show but the
+    // table's filter word does.
+    const exact = RobotsTxt.parse('User-agent: *\nDisallow: /*ab\nDisallow: /*cd\n', { mode: 'google' }).matcher('Bot');
+    expect(filterWord(exact.toBytes()) & FILTER_EXACT_GATES).toBe(FILTER_EXACT_GATES);
+    expect(exact.checkMany(['/xadcbx', '/xcdx', '/xabx', '/a', '/b/c/d'])).toEqual(new Uint8Array([1, 0, 0, 1, 1]));
+    const three = RobotsTxt.parse('User-agent: *\nDisallow: /*ab\nDisallow: /*cd\nDisallow: /*ef\n', { mode: 'google' }).matcher('Bot');
+    expect(filterWord(three.toBytes()) & FILTER_EXACT_GATES).toBe(0);
+    expect(three.checkMany(['/xadcbx', '/xefx', '/eaf'])).toEqual(new Uint8Array([1, 0, 1]));
+  });
+
+  it('filters with one or two gate pairs (exact gate compare) match like brute force', () => {
+    // A small alphabet puts each pair's bytes, and the pairs crossed, all over the paths.
+    const next = rng(15);
+    const alphabet = 'abcd/.?='.split('');
+    let exactSets = 0;
+    for (let set = 0; set < 150; set++) {
+      const rules: PatternRule[] = Array.from({ length: 2 + Math.floor(next() * 4) }, (_, id) => ({
+        line: id + 1, allow: next() < 0.3,
+        pattern: `/${next() < 0.5 ? '' : randomText(next, alphabet, 2)}*${randomText(next, alphabet, 2 + Math.floor(next() * 3))}${next() < 0.3 ? '*' : ''}${next() < 0.2 ? '$' : ''}`,
+      }));
+      const matcher = compilePatterns(rules);
+      if ((filterWord(matcher.toBytes()) & FILTER_EXACT_GATES) !== 0) exactSets++;
+      for (let p = 0; p < 100; p++) {
+        const text = randomText(next, alphabet, 1 + Math.floor(next() * 70));
+        expectBruteForceVerdict(matcher, rules, text.startsWith('/') ? `/a${text}` : `/${text}`);
+      }
+      matcher.dispose();
+    }
+    expect(exactSets).toBeGreaterThan(30);
   });
 
   it('large wildcard sets (merged nibble tables, one-byte keys) match like brute force', () => {

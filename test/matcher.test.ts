@@ -96,8 +96,8 @@ describe('table images', () => {
   it('fromBytes rejects bytes that are not a table', () => {
     expect(() => Matcher.fromBytes(new Uint8Array(64))).toThrow(/bad magic/);
     const older = matcher.toBytes();
-    older[3] = 0x34; // "RWT4": the format before the "/" root
-    expect(() => Matcher.fromBytes(older)).toThrow(/format version 4, this version reads 5: compile it again/);
+    older[3] = 0x35; // "RWT5": the format before exact gate pairs
+    expect(() => Matcher.fromBytes(older)).toThrow(/format version 5, this version reads 6: compile it again/);
     expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, 40))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
   });

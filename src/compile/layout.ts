@@ -4,7 +4,7 @@
 // src/robots/parse.ts). This file is compiled by both TypeScript and AssemblyScript, so it
 // holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x35545752; // "RWT5" little-endian: format version 5
+export const TABLE_MAGIC = 0x36545752; // "RWT6" little-endian: format version 6
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
@@ -49,7 +49,11 @@ export const NO_KEY = 0xffffffff;
 // more bytes has a gate: its least common byte pair; one-byte keys are their own gate.
 export const FILTER_KEY_COUNT = 0;
 export const FILTER_KEYS_OFF = 4;
-export const FILTER_BUCKET_BITS = 8; // gate pairs hash to 1 << FILTER_BUCKET_BITS buckets
+// Low byte: gate pairs hash to 1 << bits buckets; FILTER_EXACT_GATES: the gate tables hold the
+// pairs themselves (assembly/compile.ts).
+export const FILTER_BUCKET_BITS = 8;
+export const FILTER_BUCKET_BITS_MASK = 0xff;
+export const FILTER_EXACT_GATES = 0x100;
 export const FILTER_BUCKETS_OFF = 12; // bucket b's keys are keys[buckets[b], buckets[b + 1])
 export const FILTER_SINGLES = 16; // one-byte keys are keys[FILTER_SINGLES, key count)
 export const FILTER_GATE1_LO = 20;
