@@ -88,8 +88,6 @@ export class RobotsPool {
   readonly #slots: Slot[] = [];
   /** Buffers of checkMany jobs that workers handed back, for packing the next jobs into. */
   readonly #spentBuffers: PackedUrls[] = [];
-  /** Buffers of checkLines jobs that workers handed back, for copying the next jobs into. */
-  readonly #spentLines: Uint8Array[] = [];
   readonly #tableIds = new WeakMap<Matcher, number>();
   readonly #dropped = new FinalizationRegistry<number>((table) => this.#drop(table));
   #nextTable = 1;
@@ -164,13 +162,8 @@ export class RobotsPool {
       }
       const end = lineChunkEnd(bytes, start, jobBytes);
       // A copy of its own to transfer: slice() of a Buffer is a view of the caller's memory,
-      // and transferring its ArrayBuffer would empty the caller's Buffer (or Node's pool). It
-      // goes into the buffer of a job done before when there is one: a new buffer of a job's
-      // size is fresh memory, whose page faults and zeroing the calling thread pays.
-      const spent = this.#spentLines.pop();
-      const lines = spent !== undefined && spent.buffer.byteLength >= end - start
-        ? new Uint8Array(spent.buffer, 0, end - start)
-        : new Uint8Array(end - start);
+      // and transferring its ArrayBuffer would empty the caller's Buffer (or Node's pool).
+      const lines = new Uint8Array(end - start);
       lines.set(bytes.subarray(start, end));
       const job = this.#submit(matcher, { lines }, [lines.buffer], this.threads);
       // Also handles a failure before the jobs are awaited at the end, so it is not unhandled.
@@ -194,7 +187,6 @@ export class RobotsPool {
   async close(): Promise<void> {
     this.#closed = true;
     this.#spentBuffers.length = 0;
-    this.#spentLines.length = 0;
     const slots = this.#slots.splice(0);
     for (const slot of slots) this.#fail(slot, new Error('robots-wasm: the pool was closed'));
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
@@ -276,14 +268,7 @@ export class RobotsPool {
     // An idle worker must not keep the process alive.
     if (slot.jobs.size === 0) slot.worker.unref();
     if (response.type === 'verdicts') {
-      const spent = response.spent;
-      if (spent !== undefined) {
-        if ('lines' in spent) {
-          if (this.#spentLines.length < SPENT_BUFFERS_KEPT) this.#spentLines.push(spent.lines);
-        } else if (this.#spentBuffers.length < SPENT_BUFFERS_KEPT) {
-          this.#spentBuffers.push(spent);
-        }
-      }
+      if (response.spent !== undefined && this.#spentBuffers.length < SPENT_BUFFERS_KEPT) this.#spentBuffers.push(response.spent);
       pending.resolve(response.verdicts);
     }
     else pending.reject(new Error(`robots-wasm: pool worker failed: ${response.message}`));

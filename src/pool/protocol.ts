@@ -23,7 +23,7 @@ export type WorkerResponse =
       type: 'verdicts';
       job: number;
       verdicts: Uint8Array;
-      /** The job's own buffers, handed back for the next job to be written into. */
-      spent?: WorkerBatch;
+      /** A checkMany job's own buffers, handed back for the next job to be packed into. */
+      spent?: PackedUrls;
     }
   | { type: 'error'; job: number; message: string };

@@ -24,7 +24,7 @@ port.on('message', (request: WorkerRequest) => {
     }
     const { batch } = request;
     if ('lines' in batch) {
-      response = { type: 'verdicts', job: request.job, verdicts: matcher.checkLines(batch.lines), spent: batch };
+      response = { type: 'verdicts', job: request.job, verdicts: matcher.checkLines(batch.lines) };
     } else {
       response = { type: 'verdicts', job: request.job, verdicts: matcher.checkPacked(batch), spent: batch };
     }
@@ -34,11 +34,7 @@ port.on('message', (request: WorkerRequest) => {
   const transfer: ArrayBuffer[] = [];
   if (response.type === 'verdicts') {
     transfer.push(response.verdicts.buffer as ArrayBuffer);
-    const spent = response.spent;
-    if (spent !== undefined) {
-      if ('lines' in spent) transfer.push(spent.lines.buffer as ArrayBuffer);
-      else transfer.push(spent.bytes.buffer as ArrayBuffer, spent.spans.buffer as ArrayBuffer);
-    }
+    if (response.spent !== undefined) transfer.push(response.spent.bytes.buffer as ArrayBuffer, response.spent.spans.buffer as ArrayBuffer);
   }
   port.postMessage(response, transfer);
 });
