@@ -50,8 +50,8 @@
 //     one-byte key | gate tables: nibble tables (16 + 16 bytes each) for the first and the
 //     second gate bytes of keys of two or more bytes or, when those keys have at most two
 //     distinct gate pairs (FILTER_EXACT_GATES), the pairs themselves, each byte 16 times: the
-//     first pair's first and second byte, then the second pair's (the first again when there
-//     is one), which a scan compares exactly in fewer steps and with no cross-pair false
+//     first pair's first and second byte, then the second pair's (the first's again when there
+//     is only one), which a scan compares exactly in fewer steps and with no cross-pair false
 //     candidates | only when there are one-byte keys, their nibble tables | buckets: (1 << bits) + 1
 //     key indices, about four buckets per key of two or more bytes (the gate pairs hash
 //     to buckets; bucket b holds keys[buckets[b], buckets[b + 1])) | keys: KEY_SIZE each (pool
