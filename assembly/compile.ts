@@ -562,6 +562,11 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   for (let i = 0; i < keyCount; i++) if (get(keyLen, get(keyList, i)) >= 2) multiKeys++;
   let bucketBits = FILTER_MIN_BUCKET_BITS;
   while (bucketBits < 16 && (1 << bucketBits) < multiKeys * 4) bucketBits++;
+  // The first two distinct gate pairs, and how many there are: at most two are compared
+  // exactly (FILTER_EXACT_GATES).
+  let pairA: u32 = NO_PAIR;
+  let pairB: u32 = NO_PAIR;
+  let distinctPairs = 0;
   for (let i = 0; i < keyCount; i++) {
     const k = get(keyList, i);
     const key = patternOf(k) + get(keyRel, k);
@@ -570,6 +575,11 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     const pair: u32 = len >= 2 ? ((<u32>load<u8>(key + gate) << 8) | load<u8>(key + gate + 1)) : load<u8>(key);
     set(gateOf, i, gate);
     set(pairOf, i, pair);
+    if (len >= 2 && pair != pairA && pair != pairB) {
+      distinctPairs++;
+      if (pairA == NO_PAIR) pairA = pair;
+      else if (pairB == NO_PAIR) pairB = pair;
+    }
     const single: u64 = len >= 2 ? 0 : 1;
     const bucket: u64 = len >= 2 ? <u64>((pair * GATE_HASH) >>> (32 - bucketBits)) : 0;
     // Within a bucket, keys with the same gate offset (a run) stay in byte order (i is).
@@ -808,19 +818,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       }
     }
     while (bucket <= bucketCount) store<u32>(out + bucketsOffset + (<usize>(bucket++) << 2), multiKeys);
-    // At most two distinct gate pairs: the scan compares them exactly.
-    let pairA: u32 = NO_PAIR;
-    let pairB: u32 = NO_PAIR;
-    let distinct = 0;
-    for (let i = 0; i < keyCount; i++) {
-      if (get(keyLen, get(keyList, i)) < 2) continue;
-      const pair = get(pairOf, i);
-      if (pair == pairA || pair == pairB) continue;
-      distinct++;
-      if (pairA == NO_PAIR) pairA = pair;
-      else pairB = pair;
-    }
-    if (distinct >= 1 && distinct <= 2) {
+    if (distinctPairs >= 1 && distinctPairs <= 2) {
       if (pairB == NO_PAIR) pairB = pairA;
       store<u32>(filter + FILTER_BUCKET_BITS, bucketBits | FILTER_EXACT_GATES);
       memory.fill(filter + FILTER_GATE1_LO, <u8>(pairA >> 8), 16);

@@ -97,6 +97,13 @@ function markAllKeys(keyCount: i32): void {
   return <u32>i8x16.bitmask(v128.or(v128.and(i8x16.eq(v, first), i8x16.eq(next, second)), v128.and(i8x16.eq(v, first2), i8x16.eq(next, second2))));
 }
 
+/** Bit i set where a gate pair may start: exactPairBits or gatePairBits, by the filter's mode. */
+// @ts-ignore: decorator
+@inline function gateCandidates(exact: bool, v: v128, next: v128, gate1Lo: v128, gate1Hi: v128, gate2Lo: v128, gate2Hi: v128, nibble: v128): u32 {
+  // In exact mode the four gate vectors are two pairs' bytes (see compile.ts).
+  return exact ? exactPairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi) : gatePairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+}
+
 /**
  * Marks in OCCURRED every filter key that occurs in path[from, len). Candidates are the
  * positions where a key's gate (its least common byte pair, or a one-byte key) may occur,
@@ -133,11 +140,8 @@ function markAllKeys(keyCount: i32): void {
     const v = v128.load(path + i);
     const w = v128.load(path + i + 16);
     const valid: u32 = len - i < 32 ? (<u32>1 << <u32>(len - i)) - 1 : 0xffffffff;
-    const next = v128.load(path + i + 1);
-    const nextHigh = v128.load(path + i + 17);
-    // In exact mode the four gate vectors are two pairs' bytes (see compile.ts).
-    const pairsLow = exact ? exactPairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi) : gatePairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
-    const pairsHigh = exact ? exactPairBits(w, nextHigh, gate1Lo, gate1Hi, gate2Lo, gate2Hi) : gatePairBits(w, nextHigh, gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+    const pairsLow = gateCandidates(exact, v, v128.load(path + i + 1), gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
+    const pairsHigh = gateCandidates(exact, w, v128.load(path + i + 17), gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
     let pairs = (pairsLow | (pairsHigh << 16)) & valid;
     while (pairs != 0) {
       const at = i + ctz(pairs);

@@ -1,11 +1,11 @@
 // What two threads can do on this host with no pool at all: two worker threads that each
 // check their own copy of a batch, started together. The pool's target (two threads at least
 // 1.7x one) holds only as far as the host lets two threads run at full speed at once, and on
-// this machine's two vCPUs it often does not: two processes checking the same 1M-URL batch at
-// once ran at 0.78x (checkLines) and 0.9x (checkMany) of one alone, and two threads got 0.9x
-// to 2.3x one thread's work done from one round to the next. The pool's figures are read
-// against this pair, measured in the same rounds, and against one of its threads alone (the
-// calling thread's work, done on a worker thread).
+// the two vCPUs of the Intel host of the earlier runs it often did not: two processes
+// checking the same 1M-URL batch at once ran at 0.78x (checkLines) and 0.9x (checkMany) of
+// one alone, and two threads got 0.9x to 2.3x one thread's work done from one round to the
+// next. The pool's figures are read against this pair, measured in the same rounds, and
+// against one of its threads alone (the calling thread's work, done on a worker thread).
 
 import { Worker } from 'node:worker_threads';
 

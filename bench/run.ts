@@ -27,9 +27,9 @@ const ROUNDS = quick ? 2 : 3;
 /** Rounds for the rule-count group, whose targets are ratios between its own tasks (the pool group's: POOL_ROUNDS). */
 const RATIO_ROUNDS = quick ? 2 : 5;
 /**
- * Rounds for the pool group: what two threads get done on this host swings from 0.9x to 2.3x
- * one thread's from one second to the next (bench/parallel-ceiling.ts), so its ratios need
- * more rounds than the others for a median that holds still.
+ * Rounds for the pool group: what two threads got done on the Intel host of the earlier runs
+ * swung from 0.9x to 2.3x one thread's from one second to the next (bench/parallel-ceiling.ts),
+ * so its ratios need more rounds than the others for a median that holds still.
  */
 const POOL_ROUNDS = quick ? 2 : 9;
 const CLI_ROUNDS = quick ? 2 : 7;
@@ -295,10 +295,10 @@ async function runPool(file: ReturnType<typeof benchFiles>[number]): Promise<Poo
     rates[name] = (urlsPerCall(name, urls.length) / value) * 1000;
     vsCallingThread[name] = times.median((ms) => (urlsPerCall(name, urls.length) / urls.length) * (ms[callingThreadOf(name)] / ms[name]));
   }
-  const poolOfCeiling = Object.fromEntries(PAIR_TASKS.map((task) => [task,
-    times.median((ms) => ms[pairTaskName(task)] / (2 * ms[`pool(2).${task}`]))])) as Record<PairTask, number>;
-  const pairOverOneWorker = Object.fromEntries(PAIR_TASKS.map((task) => [task,
-    times.median((ms) => (2 * ms[oneWorkerTaskName(task)]) / ms[pairTaskName(task)])])) as Record<PairTask, number>;
+  const perPairTask = (figure: (task: PairTask, ms: Record<string, number>) => number) =>
+    Object.fromEntries(PAIR_TASKS.map((task) => [task, times.median((ms) => figure(task, ms))])) as Record<PairTask, number>;
+  const poolOfCeiling = perPairTask((task, ms) => ms[pairTaskName(task)] / (2 * ms[`pool(2).${task}`]));
+  const pairOverOneWorker = perPairTask((task, ms) => (2 * ms[oneWorkerTaskName(task)]) / ms[pairTaskName(task)]);
   for (const pool of pools) await pool.close();
   await pair.close();
   return { rates, vsCallingThread, poolOfCeiling, pairOverOneWorker };
