@@ -47,16 +47,27 @@ const KEYS = memory.data<u8>([
   return (c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f;
 }
 
+// Where the keys starting with each letter begin in KEYS (offset + 1; 0: none), filled by
+// initLexBytes. Keys that share a first letter are adjacent, so classifyKey tries only those:
+// most lines of an HTML page sent as robots.txt start with no key's letter, and trying all
+// twelve keys was a quarter of lexing one (scripts/wasm-instructions.mjs, renderotica).
+const KEYS_BY_LETTER = memory.data(26);
+
 /** Kind (and LINE_FLAG_TYPO) of the key buf[start, end), by case-insensitive prefix. */
 function classifyKey(buf: usize, start: i32, end: i32): u32 {
-  let at = KEYS;
-  for (let kind = <u32>load<u8>(at); kind != 0; kind = <u32>load<u8>(at)) {
+  const letter = (<u32>load<u8>(buf + start) | 0x20) - 0x61;
+  if (letter >= 26) return KIND_UNKNOWN;
+  const first = <i32>load<u8>(KEYS_BY_LETTER + letter);
+  if (first == 0) return KIND_UNKNOWN;
+  let at = KEYS + <usize>(first - 1);
+  const initial = load<u8>(at + 3);
+  for (let kind = <u32>load<u8>(at); kind != 0 && load<u8>(at + 3) == initial; kind = <u32>load<u8>(at)) {
     const typo = load<u8>(at + 1) != 0;
     const n = <i32>load<u8>(at + 2);
     const text = at + 3;
     at = text + n;
     if (end - start < n) continue;
-    let i = 0;
+    let i = 1;
     while (i < n) {
       let c = <u32>load<u8>(buf + start + i);
       if (c - 0x41 < 26) c += 32;
@@ -89,12 +100,16 @@ const LINE_CR = LINE_BYTES + 16;
 const LINE_HASH = LINE_BYTES + 32;
 const LINE_COLON = LINE_BYTES + 48;
 
-/** Fills LINE_BYTES (called once, before anything is lexed). */
+/** Fills LINE_BYTES and KEYS_BY_LETTER (called once, before anything is lexed). */
 export function initLexBytes(): void {
   memory.fill(LINE_LF, 0x0a, 16);
   memory.fill(LINE_CR, 0x0d, 16);
   memory.fill(LINE_HASH, 0x23, 16);
   memory.fill(LINE_COLON, 0x3a, 16);
+  for (let at = KEYS; load<u8>(at) != 0; at += 3 + <usize>load<u8>(at + 2)) {
+    const letter = <usize>load<u8>(at + 3) - 0x61;
+    if (load<u8>(KEYS_BY_LETTER + letter) == 0) store<u8>(KEYS_BY_LETTER + letter, <u8>(at - KEYS + 1));
+  }
 }
 
 /**

@@ -116,3 +116,31 @@ describe('google-other-cases.json helper vectors', () => {
     }
   });
 });
+
+describe('directive keys, as the reference recognises them', () => {
+  const kindsOf = (text: string) => {
+    const got: [RobotsLine['kind'], boolean][] = [];
+    parseLines(new TextEncoder().encode(text), 'google', (line) => got.push([line.kind, line.typo]));
+    return got;
+  };
+
+  it('every spelling it accepts, in any case, and by prefix', () => {
+    const spellings: [string, RobotsLine['kind'], boolean][] = [
+      ['user-agent', 'user-agent', false], ['useragent', 'user-agent', true], ['user agent', 'user-agent', true],
+      ['allow', 'allow', false], ['disallow', 'disallow', false], ['dissallow', 'disallow', true],
+      ['dissalow', 'disallow', true], ['disalow', 'disallow', true], ['diasllow', 'disallow', true],
+      ['disallaw', 'disallow', true], ['sitemap', 'sitemap', false], ['site-map', 'sitemap', true],
+    ];
+    for (const [key, kind, typo] of spellings) {
+      for (const written of [key, key.toUpperCase(), key[0].toUpperCase() + key.slice(1), `${key}s`]) {
+        expect([written, ...kindsOf(`${written}: x`)[0]]).toEqual([written, kind, typo]);
+      }
+    }
+  });
+
+  it('keys that start with another byte, or are cut short, are unknown', () => {
+    for (const key of ['xallow', '@user-agent', '0disallow', 'aisallow', 'ditemap', 'user', 'disallo', 'site', 'allo', 'crawl-delay', '{', 'ä-allow']) {
+      expect([key, ...kindsOf(`${key}: x`)[0]]).toEqual([key, 'unknown', false]);
+    }
+  });
+});

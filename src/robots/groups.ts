@@ -188,13 +188,21 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
 
   // The records are a view of kernel memory: nothing below may call into the kernel.
   forEachLineChunk(bytes, mode, (records, count, firstLine) => {
-    for (let r = 0, at = 0; r < count; r++, at += LINE_SIZE / 4) {
-      const kind = records[at + LINE_KIND_FLAGS / 4] & 0xff;
-      if (kind === KIND_NONE) continue;
+    // The layout constants the loop reads as locals: optimised code reloads an imported
+    // binding at every use, which made this loop a tenth of parsing an HTML page (www.renderotica.com).
+    const stride = LINE_SIZE / 4;
+    const kindAt = LINE_KIND_FLAGS / 4;
+    const valueStartAt = LINE_VALUE_START / 4;
+    const valueEndAt = LINE_VALUE_END / 4;
+    const none = KIND_NONE;
+    const userAgent = KIND_USER_AGENT;
+    for (let r = 0, at = 0; r < count; r++, at += stride) {
+      const kind = records[at + kindAt] & 0xff;
+      if (kind === none) continue;
       const line = firstLine + r;
-      const valueStart = records[at + LINE_VALUE_START / 4];
-      const valueEnd = records[at + LINE_VALUE_END / 4];
-      if (kind === KIND_USER_AGENT) {
+      const valueStart = records[at + valueStartAt];
+      const valueEnd = records[at + valueEndAt];
+      if (kind === userAgent) {
         if (current === undefined || inRules) {
           current = { agents: [], global: false, line, ruleStart: rules.length, ruleEnd: rules.length, crawlDelay: undefined };
           groups.push(current);
