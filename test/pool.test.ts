@@ -12,7 +12,8 @@ import { randomPath, rng } from './support/random.js';
 const next = rng(5);
 const urls = Array.from({ length: 60_000 }, (_, i) => (i % 3 === 0 ? `https://example.com${randomPath(next)}` : randomPath(next)));
 const lines = new TextEncoder().encode(urls.join('\n'));
-const pool = new RobotsPool({ threads: 2, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 });
+// Planned for three CPUs, so that two workers share the jobs on any host.
+const pool = new RobotsPool({ threads: 2, cpus: 3, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 });
 
 afterAll(() => pool.close());
 
@@ -64,21 +65,23 @@ describe('RobotsPool details', () => {
     }
   });
 
-  it('checkMany leaves a CPU to the calling thread, which packs the URLs; checkLines uses every worker', async () => {
-    const fresh = new RobotsPool({ threads: 2, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 });
-    try {
-      expect(await fresh.checkMany(matcher, urls)).toEqual(matcher.checkMany(urls));
-      expect(fresh.startedWorkers).toBe(Math.min(2, Math.max(1, availableParallelism() - 1)));
-      expect(await fresh.checkLines(matcher, lines)).toEqual(matcher.checkLines(lines));
-      expect(fresh.startedWorkers).toBe(2);
-    } finally {
-      await fresh.close();
+  it('leaves a CPU to the calling thread, which checks URLs too: one worker fewer than the CPUs, at most threads', async () => {
+    const options = { threads: 2, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 };
+    for (const [cpus, workers] of [[undefined, Math.min(2, Math.max(1, availableParallelism() - 1))], [1, 1], [2, 1], [3, 2], [8, 2]]) {
+      const fresh = new RobotsPool({ ...options, cpus });
+      try {
+        expect(await fresh.checkLines(matcher, lines)).toEqual(matcher.checkLines(lines));
+        expect(await fresh.checkMany(matcher, urls)).toEqual(matcher.checkMany(urls));
+        expect([cpus, fresh.startedWorkers]).toEqual([cpus, workers]);
+      } finally {
+        await fresh.close();
+      }
     }
   });
 
   it('checkMany while the workers are busy: the calling thread checks slices itself, in place', async () => {
-    // checkLines posts all its jobs at once, so the workers have jobs waiting when checkMany
-    // starts, and checkMany checks its first slices on the calling thread.
+    // checkLines hands each worker two jobs before its first await, so the workers have jobs
+    // waiting when checkMany starts, and checkMany checks its first slices on the calling thread.
     const busy = pool.checkLines(matcher, lines);
     const mixed = urls.map((url, i) => (i % 4 === 0 ? `/a${url}` : url));
     const verdicts = await pool.checkMany(matcher, mixed);
@@ -134,6 +137,7 @@ describe('RobotsPool details', () => {
 
   it('misuse is a TypeError; a disposed matcher and a closed pool are errors', async () => {
     expect(() => new RobotsPool({ threads: 0 })).toThrow(/threads must be an integer of at least 1/);
+    expect(() => new RobotsPool({ cpus: 1.5 })).toThrow(/cpus must be an integer of at least 1/);
     await expect(pool.checkMany(matcher, 'x' as never)).rejects.toThrow(TypeError);
     await expect(pool.checkMany({} as never, [])).rejects.toThrow(/expected a Matcher/);
     const disposed = RobotsTxt.parse('').matcher('Bot');
@@ -147,7 +151,7 @@ describe('RobotsPool details', () => {
   it('a program that never closes its pool still exits', () => {
     const script = `
       import { RobotsPool, RobotsTxt } from 'robots-wasm';
-      const pool = new RobotsPool({ threads: 2, minUrls: 10, jobUrls: 100, minBytes: 100, jobBytes: 1000 });
+      const pool = new RobotsPool({ threads: 2, cpus: 3, minUrls: 10, jobUrls: 100, minBytes: 100, jobBytes: 1000 });
       const matcher = RobotsTxt.parse('user-agent: *\\ndisallow: /a\\n').matcher('Bot');
       const urls = Array.from({ length: 1000 }, (_, i) => i % 2 ? '/a' : '/b');
       const verdicts = await pool.checkMany(matcher, urls);

@@ -15,8 +15,13 @@ import type { PackedUrls } from '../wasm/batch.js';
 import { kernel } from '../wasm/kernel.js';
 
 export interface PoolOptions {
-  /** Worker threads; default: the number of CPUs (os.availableParallelism()). */
+  /** Worker threads at most; default: the number of CPUs (os.availableParallelism()). */
   threads?: number;
+  /**
+   * CPUs the pool may keep busy, the calling thread's included: it starts at most one worker
+   * fewer, since the calling thread checks URLs too; default os.availableParallelism().
+   */
+  cpus?: number;
   /** checkMany batches with fewer URLs run on the calling thread; default 20,000. */
   minUrls?: number;
   /** checkLines buffers with fewer bytes run on the calling thread; default 1 MiB. */
@@ -29,22 +34,15 @@ export interface PoolOptions {
   tablesPerWorker?: number;
 }
 
-/**
- * Size of the jobs `total` units of work are cut into: at most `max`, equal, and as many for
- * every worker (jobs go out in turn, and one extra job for one worker leaves the others idle
- * at the end).
- */
-function evenJobSize(total: number, max: number, threads: number): number {
-  const rounds = Math.ceil(total / (threads * max));
-  return Math.max(1, Math.ceil(total / (threads * rounds)));
-}
-
 // Spent job buffers kept for reuse: a job's buffers come back as the next one is packed, so
 // a few suffice, and an idle pool should not hold much memory (a job's are about 6 MiB).
 const SPENT_BUFFERS_KEPT = 2;
 
 /** checkLines jobs handed to a worker before it has finished one. */
 const JOBS_OUT_PER_WORKER = 2;
+
+/** Bytes of lines the calling thread checks itself at a time while the workers are busy, and the smallest checkLines job. */
+const LOCAL_SLICE_BYTES = 128 * 1024;
 
 /** URLs the calling thread checks itself at a time while the workers are busy. */
 const LOCAL_SLICE_URLS = 4096;
@@ -80,6 +78,8 @@ interface Slot {
 export class RobotsPool {
   /** Number of worker threads. */
   readonly threads: number;
+  /** Workers a batch is shared with: the calling thread keeps a CPU of its own. */
+  readonly #workers: number;
   readonly #minUrls: number;
   readonly #minBytes: number;
   readonly #jobUrls: number;
@@ -97,6 +97,7 @@ export class RobotsPool {
 
   constructor(options: PoolOptions = {}) {
     this.threads = integerOption(options.threads, 'threads', availableParallelism());
+    this.#workers = Math.min(this.threads, Math.max(1, integerOption(options.cpus, 'cpus', availableParallelism()) - 1));
     this.#minUrls = integerOption(options.minUrls, 'minUrls', 20_000);
     this.#minBytes = integerOption(options.minBytes, 'minBytes', 1 << 20);
     this.#jobUrls = integerOption(options.jobUrls, 'jobUrls', 65_536);
@@ -116,7 +117,7 @@ export class RobotsPool {
     // take turns with it (measured: two workers on two CPUs were no faster than one, and at
     // times half as fast). A worker checks a packed URL in about 1.25x the time it takes to
     // pack one, so when every worker has a job waiting the calling thread checks a slice itself.
-    const workers = Math.min(this.threads, Math.max(1, availableParallelism() - 1));
+    const workers = this.#workers;
     for (let from = 0; from < urls.length; ) {
       let to: number;
       if (this.#jobsInFlight() > workers) {
@@ -127,7 +128,7 @@ export class RobotsPool {
         to = from + packedJobSize(jobs.length, urls.length - from, this.#jobUrls, workers);
         const packed = batch.pack(urls, from, to, this.#spentBuffers.pop());
         const at = from;
-        const job = this.#submit(matcher, packed, [packed.bytes.buffer, packed.spans.buffer], workers).then((v) => verdicts.set(v, at));
+        const job = this.#submit(matcher, packed, [packed.bytes.buffer, packed.spans.buffer]).then((v) => verdicts.set(v, at));
         // Awaited after the loop; a failure before then must not count as unhandled.
         job.catch(() => undefined);
         jobs.push(job);
@@ -149,33 +150,37 @@ export class RobotsPool {
     this.#check(matcher);
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     if (bytes.length < this.#minBytes) return matcher.checkLines(bytes);
-    const jobs: Promise<Uint8Array>[] = [];
-    const pending = new Set<Promise<unknown>>();
-    const jobBytes = evenJobSize(bytes.length, this.#jobBytes, this.threads);
+    // As in checkMany, the calling thread keeps a CPU of its own: it copies the jobs out, and
+    // checks a slice itself whenever every worker has its jobs waiting (measured in the bench's
+    // pool group: 0.85-0.88 of two independent threads' speed with two workers and an idle
+    // calling thread, 0.91-0.96 with one worker and the calling thread).
+    const workers = this.#workers;
+    const parts: (Uint8Array | Promise<Uint8Array>)[] = [];
     let start = 0;
     while (start < bytes.length) {
-      // Two jobs per worker are out at a time and the rest go to whichever worker is done
-      // first, so a worker that gets less CPU (from other processes) takes fewer jobs.
-      while (this.#jobsInFlight() >= JOBS_OUT_PER_WORKER * this.threads && pending.size > 0) {
-        await Promise.race(pending);
+      if (this.#jobsInFlight() >= JOBS_OUT_PER_WORKER * workers) {
+        const end = lineChunkEnd(bytes, start, LOCAL_SLICE_BYTES);
+        parts.push(matcher.checkLines(bytes.subarray(start, end)));
+        start = end;
+        // Take in the jobs done meanwhile.
+        await new Promise((resolve) => setImmediate(resolve));
         this.#check(matcher);
+        continue;
       }
-      const end = lineChunkEnd(bytes, start, jobBytes);
+      // Jobs shrink towards the end, so that the workers finish about when the calling thread does.
+      const size = Math.min(this.#jobBytes, Math.max(LOCAL_SLICE_BYTES, Math.ceil((bytes.length - start) / (2 * (workers + 1)))));
+      const end = lineChunkEnd(bytes, start, size);
       // A copy of its own to transfer: slice() of a Buffer is a view of the caller's memory,
       // and transferring its ArrayBuffer would empty the caller's Buffer (or Node's pool).
       const lines = new Uint8Array(end - start);
       lines.set(bytes.subarray(start, end));
-      const job = this.#submit(matcher, { lines }, [lines.buffer], this.threads);
-      // Also handles a failure before the jobs are awaited at the end, so it is not unhandled.
-      const settled: Promise<unknown> = job.then(
-        () => pending.delete(settled),
-        () => pending.delete(settled),
-      );
-      pending.add(settled);
-      jobs.push(job);
+      const job = this.#submit(matcher, { lines }, [lines.buffer]);
+      // Awaited after the loop; a failure before then must not count as unhandled.
+      job.catch(() => undefined);
+      parts.push(job);
       start = end;
     }
-    return concatBytes(await Promise.all(jobs));
+    return concatBytes(await Promise.all(parts));
   }
 
   /** Worker threads started so far (they start on the first batch large enough to need them). */
@@ -200,14 +205,14 @@ export class RobotsPool {
     if (matcher.disposed) throw new Error('robots-wasm: this matcher was disposed');
   }
 
-  #submit(matcher: Matcher, batch: WorkerBatch, buffers: ArrayBufferLike[], workers: number): Promise<Uint8Array> {
+  #submit(matcher: Matcher, batch: WorkerBatch, buffers: ArrayBufferLike[]): Promise<Uint8Array> {
     let table = this.#tableIds.get(matcher);
     if (table === undefined) {
       table = this.#nextTable++;
       this.#tableIds.set(matcher, table);
       this.#dropped.register(matcher, table);
     }
-    const slot = this.#slot(workers);
+    const slot = this.#slot();
     const job = this.#nextJob++;
     let image: Uint8Array | undefined;
     if (slot.tables.has(table)) {
@@ -239,8 +244,9 @@ export class RobotsPool {
     slot.worker.postMessage(request);
   }
 
-  /** The least busy of the first `workers` workers, started on first use. */
-  #slot(workers: number): Slot {
+  /** The least busy worker, started on first use. */
+  #slot(): Slot {
+    const workers = this.#workers;
     if (this.#slots.length < workers) {
       const worker = new Worker(new URL('./worker.js', import.meta.url));
       worker.unref();
