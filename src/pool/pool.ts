@@ -26,9 +26,9 @@ export interface PoolOptions {
   minUrls?: number;
   /** checkLines buffers with fewer bytes run on the calling thread; default 1 MiB. */
   minBytes?: number;
-  /** URLs per job at most (a batch is cut into equal jobs, as many for every worker); default 65,536. */
+  /** URLs per checkMany job at most (the first and last jobs are smaller); default 65,536. */
   jobUrls?: number;
-  /** Bytes per checkLines job at most (cut the same way, at line ends); default 2 MiB. */
+  /** Bytes per checkLines job at most (cut at line ends; the last jobs are smaller); default 2 MiB. */
   jobBytes?: number;
   /** Tables a worker keeps (least recently used are dropped); default 1,000. */
   tablesPerWorker?: number;
@@ -76,7 +76,7 @@ interface Slot {
 
 /** Checks large batches of URLs on worker threads; small batches stay on the calling thread. */
 export class RobotsPool {
-  /** Number of worker threads. */
+  /** Worker threads at most (see PoolOptions.cpus for how many start). */
   readonly threads: number;
   /** Workers a batch is shared with: the calling thread keeps a CPU of its own. */
   readonly #workers: number;
