@@ -108,26 +108,44 @@ export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsL
 }
 
 function emit(records: Uint32Array, count: number, firstLine: number, line: RobotsLine, onLine: (line: RobotsLine) => void): void {
-  for (let r = 0; r < count; r++) {
-    const at = r * (LINE_SIZE / 4);
-    const kindFlags = records[at + LINE_KIND_FLAGS / 4];
+  // The layout constants as locals: optimised code reloads an imported binding at every use
+  // (parseLines of a 4,535-line HTML page, renderotica: 230 us with the imports, 181 us).
+  const stride = LINE_SIZE / 4;
+  const kindFlagsAt = LINE_KIND_FLAGS / 4;
+  const startAt = LINE_START / 4;
+  const endAt = LINE_END / 4;
+  const keyStartAt = LINE_KEY_START / 4;
+  const keyEndAt = LINE_KEY_END / 4;
+  const valueStartAt = LINE_VALUE_START / 4;
+  const valueEndAt = LINE_VALUE_END / 4;
+  const agentAt = LINE_AGENT / 4;
+  const global = LINE_AGENT_GLOBAL;
+  const typo = LINE_FLAG_TYPO;
+  const missingColon = LINE_FLAG_MISSING_COLON;
+  const hasComment = LINE_FLAG_HAS_COMMENT;
+  const isComment = LINE_FLAG_IS_COMMENT;
+  const isEmpty = LINE_FLAG_IS_EMPTY;
+  const tooLong = LINE_FLAG_TOO_LONG;
+  const unparseable = LINE_FLAG_UNPARSEABLE;
+  for (let r = 0, at = 0; r < count; r++, at += stride) {
+    const kindFlags = records[at + kindFlagsAt];
     line.number = firstLine + r;
     line.kind = KINDS[kindFlags & 0xff];
-    line.start = records[at + LINE_START / 4];
-    line.end = records[at + LINE_END / 4];
-    line.keyStart = records[at + LINE_KEY_START / 4];
-    line.keyEnd = records[at + LINE_KEY_END / 4];
-    line.valueStart = records[at + LINE_VALUE_START / 4];
-    line.valueEnd = records[at + LINE_VALUE_END / 4];
-    const agent = records[at + LINE_AGENT / 4];
-    line.agentToken = agent === LINE_AGENT_GLOBAL ? -1 : agent;
-    line.typo = (kindFlags & LINE_FLAG_TYPO) !== 0;
-    line.missingColon = (kindFlags & LINE_FLAG_MISSING_COLON) !== 0;
-    line.hasComment = (kindFlags & LINE_FLAG_HAS_COMMENT) !== 0;
-    line.isComment = (kindFlags & LINE_FLAG_IS_COMMENT) !== 0;
-    line.isEmpty = (kindFlags & LINE_FLAG_IS_EMPTY) !== 0;
-    line.tooLong = (kindFlags & LINE_FLAG_TOO_LONG) !== 0;
-    line.unparseable = (kindFlags & LINE_FLAG_UNPARSEABLE) !== 0;
+    line.start = records[at + startAt];
+    line.end = records[at + endAt];
+    line.keyStart = records[at + keyStartAt];
+    line.keyEnd = records[at + keyEndAt];
+    line.valueStart = records[at + valueStartAt];
+    line.valueEnd = records[at + valueEndAt];
+    const agent = records[at + agentAt];
+    line.agentToken = agent === global ? -1 : agent;
+    line.typo = (kindFlags & typo) !== 0;
+    line.missingColon = (kindFlags & missingColon) !== 0;
+    line.hasComment = (kindFlags & hasComment) !== 0;
+    line.isComment = (kindFlags & isComment) !== 0;
+    line.isEmpty = (kindFlags & isEmpty) !== 0;
+    line.tooLong = (kindFlags & tooLong) !== 0;
+    line.unparseable = (kindFlags & unparseable) !== 0;
     onLine(line);
   }
 }
