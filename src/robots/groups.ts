@@ -7,10 +7,9 @@ import { agentKey, asciiLower } from './agent.js';
 import { asciiString } from '../wasm/strings.js';
 import type { Mode } from './options.js';
 import {
-  KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT, LINE_AGENT_GLOBAL, LINE_KEY_END,
-  LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_VALUE_END, LINE_VALUE_START,
+  KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT_GLOBAL,
 } from '../compile/layout.js';
-import { forEachLineChunk } from './parse.js';
+import { forEachLineChunk, RECORD_WORDS } from './parse.js';
 
 export interface RuleRecord {
   allow: boolean;
@@ -188,16 +187,13 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
 
   // The records are a view of kernel memory: nothing below may call into the kernel.
   forEachLineChunk(bytes, mode, (records, count, firstLine) => {
-    // The layout constants the loop reads, as locals: optimised code reloads an imported
-    // binding at every use, which cost 12 of the 146 us of parsing an HTML page (renderotica).
-    const stride = LINE_SIZE / 4;
-    const kindAt = LINE_KIND_FLAGS / 4;
-    const valueStartAt = LINE_VALUE_START / 4;
-    const valueEndAt = LINE_VALUE_END / 4;
+    // Constants as locals (see RECORD_WORDS): with imports, this loop was 12 of the 146 us of
+    // parsing an HTML page (renderotica).
+    const { stride, kindFlagsAt, valueStartAt, valueEndAt, agentAt, keyStartAt, keyEndAt } = RECORD_WORDS;
     const none = KIND_NONE;
     const userAgent = KIND_USER_AGENT;
     for (let r = 0, at = 0; r < count; r++, at += stride) {
-      const kind = records[at + kindAt] & 0xff;
+      const kind = records[at + kindFlagsAt] & 0xff;
       if (kind === none) continue;
       const line = firstLine + r;
       const valueStart = records[at + valueStartAt];
@@ -209,7 +205,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
           inRules = false;
         }
         const index = groups.length - 1;
-        const token = records[at + LINE_AGENT / 4];
+        const token = records[at + agentAt];
         if (token === LINE_AGENT_GLOBAL) {
           if (!current.global) {
             current.global = true;
@@ -235,8 +231,8 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
         const at = kept.keep(valueStart, valueEnd);
         sitemapRanges.push(at, at + valueEnd - valueStart);
       } else if (current !== undefined && current.crawlDelay === undefined) {
-        const keyStart = records[at + LINE_KEY_START / 4];
-        const keyEnd = records[at + LINE_KEY_END / 4];
+        const keyStart = records[at + keyStartAt];
+        const keyEnd = records[at + keyEndAt];
         if (isCrawlDelayKey(bytes, keyStart, keyEnd)) current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
       }
     }
