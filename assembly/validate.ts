@@ -11,11 +11,11 @@ import {
   FILTER_SINGLES_SIZE, FILTER_SIZE, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF,
   HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL,
   KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, NODE_COUNT_MASK,
-  NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF,
+  NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF,
   NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES,
-  TABLE_OK, WILD_SIZE,
+  TABLE_OK, WILD_SIZE, CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_DENSE,
 } from '../src/compile/layout';
-import { childIndexBytes } from './node';
+import { childAreaBytes, childIndexBytes } from './node';
 
 /** Bytes of the work area validateTable needs for a `size`-byte image: a u32 per 4 bytes. */
 export function validateWorkBytes(size: u32): u32 {
@@ -62,13 +62,13 @@ let ruleCount: u32 = 0;
   return patternEnd(r) - (r == 0 ? poolStart : patternEnd(r - 1));
 }
 
-/** Where the child index of the node at `at` starts: after the fields its word names. */
+/** Where the fields of the node at `at` start: after its child area. */
 // @ts-ignore: decorator
-@inline function fieldsEnd(at: u64, labelChildren: u32): u64 {
-  return at + NODE_FIELDS + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+@inline function fieldsStart(at: u64, labelChildren: u32): u64 {
+  return at + NODE_CHILD_AREA + <u64>childAreaBytes(labelChildren);
 }
 
-/** Length of the wildcard list of the node at `at`, whose fields end at `end`. */
+/** Length of the wildcard list of a node whose fields end at `end`. */
 // @ts-ignore: decorator
 @inline function wildCountOf(labelChildren: u32, end: u64): u64 {
   return (labelChildren & NODE_HAS_WILD) != 0 ? <u64>(word(end - 4) >>> 1) : 0;
@@ -114,33 +114,36 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
 
   if (rootOff != 0) {
     const nodesEnd = filterOff != 0 ? filterOff : imageSize;
+    const wide = (word(HDR_FLAGS) & FLAG_WIDE_CHILDREN) != 0;
     // Pass 1: the nodes tile [rootOff, nodesEnd), each well formed; note where each starts.
     memory.fill(work, 0, validateWorkBytes(size));
     let at = rootOff;
     while (at < nodesEnd) {
-      if (at + NODE_FIELDS > nodesEnd) return TABLE_BAD_NODES;
+      if (at + NODE_CHILD_AREA > nodesEnd) return TABLE_BAD_NODES;
       const labelChildren = word(at + NODE_LABEL_CHILDREN);
       const count = <i32>(labelChildren & NODE_COUNT_MASK);
-      const index = fieldsEnd(at, labelChildren);
-      if (index > nodesEnd) return TABLE_BAD_NODES;
-      const wildCount = wildCountOf(labelChildren, index);
-      const indexBytes = <u64>childIndexBytes(count);
-      const list = index + indexBytes + 4 * <u64>count;
+      const area = at + NODE_CHILD_AREA;
+      const fields = fieldsStart(at, labelChildren);
+      const list = fields + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+      if (list > nodesEnd) return TABLE_BAD_NODES;
+      const wildCount = wildCountOf(labelChildren, list);
       const nodeEnd = list + WILD_SIZE * wildCount;
       if (nodeEnd > nodesEnd) return TABLE_BAD_NODES;
       if (!inPool(<u64>word(at + NODE_LABEL_OFF), labelChildren >>> NODE_LABEL_SHIFT)) return TABLE_BAD_NODES;
       // The fields in their order: prefix rule, end rule, wildcard list.
-      let field = at + NODE_FIELDS;
+      let field = fields;
       if ((labelChildren & NODE_HAS_PREFIX) != 0) {
         if (!ruleOrNone(word(field))) return TABLE_BAD_NODES;
         field += 4;
       }
       if ((labelChildren & NODE_HAS_END) != 0 && !ruleOrNone(word(field))) return TABLE_BAD_NODES;
-      if ((labelChildren & NODE_HAS_WILD) != 0 && (word(index - 4) & NODE_KEYED_BIT) != 0 && filterOff == 0) return TABLE_BAD_NODES;
-      if (count > 16) {
-        // A bitmap index: the rank it gives must stay below the number of child offsets.
+      if ((labelChildren & NODE_HAS_WILD) != 0 && (word(list - 4) & NODE_KEYED_BIT) != 0 && filterOff == 0) return TABLE_BAD_NODES;
+      if ((labelChildren & NODE_DENSE) != 0) {
+        if (count == 0) return TABLE_BAD_NODES;
+      } else if (count > 16) {
+        // A bitmap index: the rank it gives must stay below the number of child entries.
         let bits = 0;
-        for (let w: u64 = 0; w < 32; w += 8) bits += <i32>popcnt(load<u64>(image + <usize>(index + w)));
+        for (let w: u64 = 0; w < 32; w += 8) bits += <i32>popcnt(load<u64>(image + <usize>(area + w)));
         if (bits != count) return TABLE_BAD_NODES;
       }
       for (let w: u64 = 0; w < wildCount; w++) if (word(list + w * WILD_SIZE) >= ruleCount) return TABLE_BAD_NODES;
@@ -149,9 +152,9 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     }
     if (at != nodesEnd) return TABLE_BAD_NODES;
     // Pass 2, in layout order, so a parent comes before its children: each child is a node
-    // after its parent, named by no other; each node's depth bounds its wildcard rules.
-    // The walk starts after the root's label, which must be empty or the "/" every path
-    // starts with.
+    // after its parent, named by no other, and its entry gives its label's length; each
+    // node's depth bounds its wildcard rules. The walk starts after the root's label, which
+    // must be empty or the "/" every path starts with.
     const rootWord = word(rootOff + NODE_LABEL_CHILDREN);
     const rootLabel = rootWord >>> NODE_LABEL_SHIFT;
     if (rootLabel > 1 || (rootLabel == 1 && load<u8>(image + <usize>word(rootOff + NODE_LABEL_OFF)) != 0x2f)) return TABLE_BAD_NODES;
@@ -163,10 +166,13 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
       const depth = <u64>(state - NODE_AT_DEPTH);
       const labelChildren = word(at + NODE_LABEL_CHILDREN);
       const count = <i32>(labelChildren & NODE_COUNT_MASK);
-      const index = fieldsEnd(at, labelChildren);
-      const offsets = index + <u64>childIndexBytes(count);
+      const dense = (labelChildren & NODE_DENSE) != 0;
+      // A dense area's entries follow its first byte, and may be 0 (no child for that byte).
+      const entries = at + NODE_CHILD_AREA + (dense ? 4 : <u64>childIndexBytes(count));
       for (let c = 0; c < count; c++) {
-        const child = <u64>word(offsets + 4 * <u64>c);
+        const entry = word(entries + 4 * <u64>c);
+        if (dense && entry == 0) continue;
+        const child = <u64>(wide ? entry : entry & CHILD_OFFSET_MASK);
         if (child <= at || child >= nodesEnd || (child & 3) != 0) return TABLE_BAD_NODES;
         if (load<u32>(work + <usize>child) != NODE_UNNAMED) return TABLE_BAD_NODES;
         // A path to a node spells a pattern's literal part, so it is no longer than the pool;
@@ -174,10 +180,13 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
         const labelLen = <u64>(word(child + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
         const childDepth = depth + labelLen;
         if (labelLen == 0 || childDepth > poolEnd - poolStart) return TABLE_BAD_NODES;
+        // The walk compares the path with as many label bytes as the entry says.
+        if (!wide && <u64>(entry >>> CHILD_LABEL_SHIFT) != (labelLen < <u64>CHILD_LABEL_LONG ? labelLen : <u64>CHILD_LABEL_LONG)) return TABLE_BAD_NODES;
         store<u32>(work + <usize>child, <u32>childDepth + NODE_AT_DEPTH);
       }
-      const wildCount = wildCountOf(labelChildren, index);
-      const list = offsets + 4 * <u64>count;
+      const fields = fieldsStart(at, labelChildren);
+      const list = fields + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+      const wildCount = wildCountOf(labelChildren, list);
       for (let w: u64 = 0; w < wildCount; w++) if (patternLength(word(list + w * WILD_SIZE)) < depth) return TABLE_BAD_NODES;
       at = list + WILD_SIZE * wildCount;
     }

@@ -1,13 +1,16 @@
 // The WebAssembly matcher against the plain-JS model of the reference (test/oracle), which
 // shares no code with src/.
 import { describe, expect, it } from 'vitest';
-import { RobotsTxt, type Matcher, type Mode } from '../src/index.js';
+import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
 import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
 import { compilePatterns, kernelNibbleTables, kernelTwoWay, type PatternRule } from './support/compile.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
-import { FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF } from '../src/compile/layout.js';
+import {
+  CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF, HDR_ROOT_OFF, NODE_CHILD_AREA,
+  NODE_COUNT_MASK, NODE_DENSE, NODE_LABEL_CHILDREN,
+} from '../src/compile/layout.js';
 
 const encoder = new TextEncoder();
 
@@ -65,6 +68,58 @@ function filterWord(image: Uint8Array): number {
   const filter = view.getUint32(HDR_FILTER_OFF, true);
   return filter === 0 ? 0 : view.getUint32(filter + FILTER_BUCKET_BITS, true);
 }
+
+/** How many trie nodes of each kind a table image holds, and child entries of long labels. */
+function nodeKinds(image: Uint8Array): Record<'dense' | 'index4' | 'index16' | 'bitmap' | 'longLabel', number> {
+  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
+  const kinds = { dense: 0, index4: 0, index16: 0, bitmap: 0, longLabel: 0 };
+  const visit = (node: number) => {
+    const word = view.getUint32(node + NODE_LABEL_CHILDREN, true);
+    const count = word & NODE_COUNT_MASK;
+    if (count === 0) return;
+    const dense = (word & NODE_DENSE) !== 0;
+    if (dense) kinds.dense++;
+    else kinds[count <= 4 ? 'index4' : count <= 16 ? 'index16' : 'bitmap']++;
+    const entries = node + NODE_CHILD_AREA + (dense ? 4 : count <= 4 ? 4 : count <= 16 ? 16 : 32);
+    for (let c = 0; c < count; c++) {
+      const entry = view.getUint32(entries + 4 * c, true);
+      if (entry === 0) continue;
+      if (entry >>> CHILD_LABEL_SHIFT === CHILD_LABEL_LONG) kinds.longLabel++;
+      visit(entry & CHILD_OFFSET_MASK);
+    }
+  };
+  visit(view.getUint32(HDR_ROOT_OFF, true));
+  return kinds;
+}
+
+describe('trie nodes', () => {
+  it('of every kind (dense runs, indexes of 1-4, 5-16 and 17+ children, labels of 255+ bytes) match like brute force', () => {
+    const next = rng(9);
+    const rules: PatternRule[] = [];
+    const add = (pattern: string) => rules.push({ line: rules.length + 1, allow: next() < 0.4, pattern });
+    for (let d = 0; d < 10; d++) if (d !== 4) add(`/n/${d}`); // a run of digits with a gap: dense
+    for (const c of 'bkx') add(`/s/${c}`); // three scattered bytes: a 4-byte index
+    for (const c of 'acegikmoqsu') add(`/m/${c}z`); // eleven: a 16-byte index
+    for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') add(`/${c}`); // 26 + 3 under the root: a bitmap
+    add(`/l/${'q'.repeat(300)}`); // labels longer than an entry says
+    add(`/l/${'q'.repeat(300)}/r`);
+    add(`/l/${'q'.repeat(254)}p`);
+    add('/n/5$');
+    add('/s/k*y');
+    const matcher = compilePatterns(rules);
+    const kinds = nodeKinds(matcher.toBytes());
+    for (const kind of ['dense', 'index4', 'index16', 'bitmap', 'longLabel'] as const) expect([kind, kinds[kind] > 0]).toEqual([kind, true]);
+    const paths = ['/', '/n/', '/n/4', '/n/5', '/n/55', '/n/9x', '/n/:', '/n//', '/s/k', '/s/kzy', '/s/c', '/m/az', '/m/a', '/m/bz', '/A', '/Ax',
+      '/a', `/l/${'q'.repeat(299)}`, `/l/${'q'.repeat(300)}`, `/l/${'q'.repeat(300)}/r`, `/l/${'q'.repeat(254)}p`, `/l/${'q'.repeat(254)}`];
+    for (let i = 0; i < 300; i++) paths.push(`/${'nsmlAZ'[Math.floor(next() * 6)]}/${randomText(next, [...'0123456789abkxz/q'], 6)}`);
+    for (const path of paths) expectBruteForceVerdict(matcher, rules, path);
+    // A table image loaded from bytes walks the same nodes.
+    const copy = Matcher.fromBytes(matcher.toBytes());
+    for (const path of paths) expect([path, copy.isAllowed(path)]).toEqual([path, matcher.isAllowed(path)]);
+    copy.dispose();
+    matcher.dispose();
+  });
+});
 
 describe('wildcard key filter', () => {
   it('nibble tables test set membership exactly up to 8 row patterns, and a superset beyond', () => {

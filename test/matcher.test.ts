@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt } from '../src/index.js';
 import {
-  HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_FIELDS, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
-  RULE_PAT_END, RULE_SIZE,
+  CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN,
+  NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE,
 } from '../src/compile/layout.js';
 
 const encoder = new TextEncoder();
@@ -96,33 +96,43 @@ describe('table images', () => {
   it('fromBytes rejects bytes that are not a table', () => {
     expect(() => Matcher.fromBytes(new Uint8Array(64))).toThrow(/bad magic/);
     const older = matcher.toBytes();
-    older[3] = 0x35; // "RWT5": the format before exact gate pairs
-    expect(() => Matcher.fromBytes(older)).toThrow(/format version 5, this version reads 6: compile it again/);
+    older[3] = 0x36; // "RWT6": the format before child entries held label lengths
+    expect(() => Matcher.fromBytes(older)).toThrow(/format version 6, this version reads 7: compile it again/);
     expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, 40))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
   });
 
-  it('fromBytes rejects a trie whose child points back at its parent (a walk would never end)', () => {
-    const image = matcher.toBytes();
+  /** Where the root's first child entry is in `image`, and the child it names. */
+  const firstChild = (image: Uint8Array) => {
     const view = new DataView(image.buffer);
     const root = view.getUint32(HDR_ROOT_OFF, true);
     const word = view.getUint32(root + NODE_LABEL_CHILDREN, true);
     const children = word & NODE_COUNT_MASK;
     expect(children).toBeGreaterThan(0);
-    const fields = [NODE_HAS_PREFIX, NODE_HAS_END, NODE_HAS_WILD].filter((bit) => (word & bit) !== 0).length;
-    const firstChildAt = root + NODE_FIELDS + 4 * fields + (children <= 4 ? 4 : children <= 16 ? 16 : 32);
-    view.setUint32(firstChildAt, root, true);
+    // A dense area's first entry is its first byte's, which always names a child.
+    const entryAt = root + NODE_CHILD_AREA + ((word & NODE_DENSE) !== 0 ? 4 : children <= 4 ? 4 : children <= 16 ? 16 : 32);
+    const entry = view.getUint32(entryAt, true);
+    return { view, root, entryAt, entry, child: entry & CHILD_OFFSET_MASK };
+  };
+
+  it('fromBytes rejects a trie whose child points back at its parent (a walk would never end)', () => {
+    const image = matcher.toBytes();
+    const { view, root, entryAt, entry } = firstChild(image);
+    view.setUint32(entryAt, ((entry >>> CHILD_LABEL_SHIFT) << CHILD_LABEL_SHIFT) | root, true);
+    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+  });
+
+  it('fromBytes rejects a child entry whose label length is not its child\'s (the walk compares that many bytes)', () => {
+    const image = matcher.toBytes();
+    const { view, entryAt, entry } = firstChild(image);
+    expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
+    view.setUint32(entryAt, entry + (1 << CHILD_LABEL_SHIFT), true);
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a trie child with an empty label (the walk compares 1 to 8 label bytes at once)', () => {
     const image = matcher.toBytes();
-    const view = new DataView(image.buffer);
-    const root = view.getUint32(HDR_ROOT_OFF, true);
-    const word = view.getUint32(root + NODE_LABEL_CHILDREN, true);
-    const fields = [NODE_HAS_PREFIX, NODE_HAS_END, NODE_HAS_WILD].filter((bit) => (word & bit) !== 0).length;
-    const children = word & NODE_COUNT_MASK;
-    const child = view.getUint32(root + NODE_FIELDS + 4 * fields + (children <= 4 ? 4 : children <= 16 ? 16 : 32), true);
+    const { view, child } = firstChild(image);
     const childWord = view.getUint32(child + NODE_LABEL_CHILDREN, true);
     expect(childWord >>> NODE_LABEL_SHIFT).toBeGreaterThan(0);
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);

@@ -1,6 +1,7 @@
 // RobotsTxt: the API contract, limits and hostile input.
 import { describe, expect, it } from 'vitest';
-import { RobotsTxt } from '../src/index.js';
+import { Matcher, RobotsTxt } from '../src/index.js';
+import { CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS } from '../src/compile/layout.js';
 import { corpusFile } from './support/fixtures.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -104,12 +105,18 @@ describe('bad content never throws and yields the parseable rules', () => {
     expect(google.isAllowed(`/${'a'.repeat(20_000)}`, 'Bot')).toBe(false);
   });
 
-  it('a pattern longer than a trie label holds (16 MiB) is split across nodes and matches exactly', () => {
+  it('a pattern longer than a trie label holds (1 MiB) is split across nodes, in a table too large for short child entries', () => {
     const long = `/${'a'.repeat(17_000_000)}`;
     const robots = RobotsTxt.parse(`user-agent: *\ndisallow: ${long}\nallow: ${long}b\n`, { maxBytes: Infinity });
-    expect(robots.isAllowed(long, 'Bot')).toBe(false);
-    expect(robots.isAllowed(`${long}b`, 'Bot')).toBe(true);
-    expect(robots.isAllowed(long.slice(0, -1), 'Bot')).toBe(true);
+    const paths = [long, `${long}b`, long.slice(0, -1)];
+    expect(paths.map((path) => robots.isAllowed(path, 'Bot'))).toEqual([false, true, true]);
+    // Over 16 MiB, a child entry is a plain offset (FLAG_WIDE_CHILDREN), and an image of it loads.
+    const image = robots.matcher('Bot').toBytes();
+    expect(image.length).toBeGreaterThan(CHILD_OFFSET_MASK);
+    expect(new DataView(image.buffer).getUint32(HDR_FLAGS, true) & FLAG_WIDE_CHILDREN).toBe(FLAG_WIDE_CHILDREN);
+    const copy = Matcher.fromBytes(image);
+    expect(paths.map((path) => copy.isAllowed(path))).toEqual([false, true, true]);
+    copy.dispose();
     robots.dispose();
   });
 

@@ -4,7 +4,7 @@
 // src/robots/parse.ts). This file is compiled by both TypeScript and AssemblyScript, so it
 // holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x36545752; // "RWT6" little-endian: format version 6
+export const TABLE_MAGIC = 0x37545752; // "RWT7" little-endian: format version 7
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
@@ -19,6 +19,8 @@ export const HDR_KINDS_OFF = 36;
 export const HEADER_SIZE = 40;
 
 export const FLAG_RFC = 1;
+// Child entries are plain offsets (the table is too large for CHILD_OFFSET_MASK).
+export const FLAG_WIDE_CHILDREN = 2;
 
 // A rule's pattern starts where the previous rule's ends (rule 0's at the pool offset).
 export const RULE_PAT_END = 0;
@@ -29,15 +31,24 @@ export const KIND_ALLOW_BIT = 1;
 export const KIND_DERIVED_BIT = 2;
 
 export const NODE_LABEL_OFF = 0;
-// label length << NODE_LABEL_SHIFT | NODE_HAS_* fields | child count (<= 128: patterns are ASCII)
+// label length << NODE_LABEL_SHIFT | NODE_DENSE | NODE_HAS_* fields | child count, or a dense
+// node's span (<= 128 either way: patterns are ASCII)
 export const NODE_LABEL_CHILDREN = 4;
-export const NODE_LABEL_SHIFT = 11;
+export const NODE_LABEL_SHIFT = 12;
 export const NODE_COUNT_MASK = 0xff;
-// The optional fields, each a u32 after NODE_FIELDS when present, in this order.
+// The optional fields, each a u32 after the child area when present, in this order.
 export const NODE_HAS_PREFIX = 0x100;
 export const NODE_HAS_END = 0x200;
 export const NODE_HAS_WILD = 0x400; // wildcard list length << 1 | NODE_KEYED_BIT
-export const NODE_FIELDS = 8;
+// The child area is a range of first bytes, one entry each (assembly/node.ts).
+export const NODE_DENSE = 0x800;
+// Where the child area starts.
+export const NODE_CHILD_AREA = 8;
+// A child entry: the child's offset | its label length (CHILD_LABEL_LONG: read it from the
+// child) << CHILD_LABEL_SHIFT; with FLAG_WIDE_CHILDREN, the offset alone.
+export const CHILD_OFFSET_MASK = 0xffffff;
+export const CHILD_LABEL_SHIFT = 24;
+export const CHILD_LABEL_LONG = 255;
 export const NODE_KEYED_BIT = 1; // the node has wildcard rules reached through the filter's keys
 
 // Wildcard list entries: the strength number of each rule.
