@@ -71,13 +71,17 @@ export function initClasses(): void {
 }
 
 /**
- * Whether the `n` bytes at a and b are equal (n >= 1). Most trie labels are a few bytes: up
- * to 8 are one masked 64-bit compare, with no loop. Reads up to 7 bytes past both ends, like
- * commonPrefix.
+ * Whether the `n` bytes at a and b are equal (n >= 1). Most trie labels are under 17 bytes:
+ * one SIMD compare, with no loop (a masked 64-bit compare up to 8 bytes and a loop beyond
+ * made checkLines on the 10,000-rule bench table 67 ns per line, this 63 ns). Reads up to 15
+ * bytes past both ends, which stay in bounds (see assembly/index.ts).
  */
 // @ts-ignore: decorator
 @inline export function bytesEqual(a: usize, b: usize, n: i32): bool {
-  if (n <= 8) return ((load<u64>(a) ^ load<u64>(b)) & (<u64>-1 >>> (<u64>(8 - n) << 3))) == 0;
+  if (n <= 16) {
+    const mask = (1 << n) - 1;
+    return (i8x16.bitmask(i8x16.eq(v128.load(a), v128.load(b))) & mask) == mask;
+  }
   return commonPrefix(a, b, n) == n;
 }
 

@@ -239,7 +239,8 @@ function markAllKeys(keyCount: i32): void {
  * key occurs in path[from, len). A rule is matched in full, literal part included, since it may
  * hang off a node the walk never reached.
  */
-function bestKeyed(table: usize, filter: usize, rules: usize, path: usize, from: i32, len: i32, best: u32): u32 {
+function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32, best: u32): u32 {
+  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   // Most paths hold no key: nothing to try.
   if (!findKeys(table, filter, path, from, len)) return best;
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
@@ -277,7 +278,8 @@ function bestKeyed(table: usize, filter: usize, rules: usize, path: usize, from:
  * such rules, which left its walk 22 instructions shorter per path on bcg (Binaryen inlines
  * it either way; counted with scripts/wasm-instructions.mjs).
  */
-function bestWild(table: usize, rules: usize, list: usize, wildCount: i32, path: usize, pos: i32, len: i32, best: u32): u32 {
+function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i32, len: i32, best: u32): u32 {
+  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   for (let k = 0; k < wildCount; k++) {
     const r = u32At(list + <usize>k * WILD_SIZE + WILD_STRENGTH);
     if (r >= best) break; // lists are sorted by strength
@@ -302,7 +304,6 @@ function bestWild(table: usize, rules: usize, list: usize, wildCount: i32, path:
   let best: u32 = NO_RULE;
   const rootOff = u32At(table + HDR_ROOT_OFF);
   if (rootOff == 0) return best;
-  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   let keyedFrom = -1;
   let node = table + <usize>rootOff;
   // The root's label is empty or "/", which every path starts with.
@@ -335,7 +336,7 @@ function bestWild(table: usize, rules: usize, list: usize, wildCount: i32, path:
       if (keyedFrom < 0 && (wild & NODE_KEYED_BIT) != 0) keyedFrom = pos;
       const wildCount = <i32>(wild >>> 1);
       // The list follows the fields.
-      if (wildCount > 0) best = bestWild(table, rules, field, wildCount, path, pos, len, best);
+      if (wildCount > 0) best = bestWild(table, field, wildCount, path, pos, len, best);
     }
     if (entry == 0) break;
     // A wide table's child entries hold no label length (see compile.ts): every child is read.
@@ -349,7 +350,7 @@ function bestWild(table: usize, rules: usize, list: usize, wildCount: i32, path:
     node = child;
   }
   // A "/" root's keyed rules may be the empty literal's, whose keys may start the path.
-  if (keyedFrom >= 0) best = bestKeyed(table, table + <usize>u32At(table + HDR_FILTER_OFF), rules, path, keyedFrom == start ? 0 : keyedFrom, len, best);
+  if (keyedFrom >= 0) best = bestKeyed(table, table + <usize>u32At(table + HDR_FILTER_OFF), path, keyedFrom == start ? 0 : keyedFrom, len, best);
   return best;
 }
 

@@ -176,7 +176,7 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
         if (child <= at || child >= nodesEnd || (child & 3) != 0) return TABLE_BAD_NODES;
         if (load<u32>(work + <usize>child) != NODE_UNNAMED) return TABLE_BAD_NODES;
         // A path to a node spells a pattern's literal part, so it is no longer than the pool;
-        // a child's label is never empty (the walk compares labels of 1 to 8 bytes in one step).
+        // a child's label is never empty (the walk compares labels of 1 to 16 bytes in one step).
         const labelLen = <u64>(word(child + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
         const childDepth = depth + labelLen;
         if (labelLen == 0 || childDepth > poolEnd - poolStart) return TABLE_BAD_NODES;

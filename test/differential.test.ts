@@ -93,7 +93,7 @@ function nodeKinds(image: Uint8Array): Record<'dense' | 'index4' | 'index16' | '
 }
 
 describe('trie nodes', () => {
-  it('of every kind (dense runs, indexes of 1-4, 5-16 and 17+ children, labels of 255+ bytes) match like brute force', () => {
+  it('of every kind (dense runs, indexes of 1-4, 5-16 and 17+ children, labels of 7-17 and 255+ bytes) match like brute force', () => {
     const next = rng(9);
     const rules: PatternRule[] = [];
     const add = (pattern: string) => rules.push({ line: rules.length + 1, allow: next() < 0.4, pattern });
@@ -106,11 +106,19 @@ describe('trie nodes', () => {
     add(`/l/${'q'.repeat(254)}p`);
     add('/n/5$');
     add('/s/k*y');
+    // Labels around the compare widths (8 and 16 bytes), and paths that differ at each byte.
+    const widths = [7, 8, 9, 15, 16, 17];
+    for (const w of widths) add(`/w${w}/${'abcdefghijklmnopqrstuvwxyz'.slice(0, w)}`);
     const matcher = compilePatterns(rules);
     const kinds = nodeKinds(matcher.toBytes());
     for (const kind of ['dense', 'index4', 'index16', 'bitmap', 'longLabel'] as const) expect([kind, kinds[kind] > 0]).toEqual([kind, true]);
     const paths = ['/', '/n/', '/n/4', '/n/5', '/n/55', '/n/9x', '/n/:', '/n//', '/s/k', '/s/kzy', '/s/c', '/m/az', '/m/a', '/m/bz', '/A', '/Ax',
       '/a', `/l/${'q'.repeat(299)}`, `/l/${'q'.repeat(300)}`, `/l/${'q'.repeat(300)}/r`, `/l/${'q'.repeat(254)}p`, `/l/${'q'.repeat(254)}`];
+    for (const w of widths) {
+      const label = 'abcdefghijklmnopqrstuvwxyz'.slice(0, w);
+      for (let i = 0; i < w; i++) paths.push(`/w${w}/${label.slice(0, i)}_${label.slice(i + 1)}`);
+      paths.push(`/w${w}/${label}`, `/w${w}/${label}x`, `/w${w}/${label.slice(0, -1)}`);
+    }
     for (let i = 0; i < 300; i++) paths.push(`/${'nsmlAZ'[Math.floor(next() * 6)]}/${randomText(next, [...'0123456789abkxz/q'], 6)}`);
     for (const path of paths) expectBruteForceVerdict(matcher, rules, path);
     // A table image loaded from bytes walks the same nodes.

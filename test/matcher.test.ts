@@ -130,7 +130,7 @@ describe('table images', () => {
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
   });
 
-  it('fromBytes rejects a trie child with an empty label (the walk compares 1 to 8 label bytes at once)', () => {
+  it('fromBytes rejects a trie child with an empty label (the walk compares 1 to 16 label bytes at once)', () => {
     const image = matcher.toBytes();
     const { view, child } = firstChild(image);
     const childWord = view.getUint32(child + NODE_LABEL_CHILDREN, true);
