@@ -68,6 +68,12 @@ let ruleCount: u32 = 0;
   return at + NODE_CHILD_AREA + <u64>childAreaBytes(labelChildren);
 }
 
+/** Where the fields of the node at `at` end (and its wildcard list starts). */
+// @ts-ignore: decorator
+@inline function fieldsEnd(at: u64, labelChildren: u32): u64 {
+  return fieldsStart(at, labelChildren) + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+}
+
 /** Length of the wildcard list of a node whose fields end at `end`. */
 // @ts-ignore: decorator
 @inline function wildCountOf(labelChildren: u32, end: u64): u64 {
@@ -123,15 +129,14 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
       const labelChildren = word(at + NODE_LABEL_CHILDREN);
       const count = <i32>(labelChildren & NODE_COUNT_MASK);
       const area = at + NODE_CHILD_AREA;
-      const fields = fieldsStart(at, labelChildren);
-      const list = fields + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+      const list = fieldsEnd(at, labelChildren);
       if (list > nodesEnd) return TABLE_BAD_NODES;
       const wildCount = wildCountOf(labelChildren, list);
       const nodeEnd = list + WILD_SIZE * wildCount;
       if (nodeEnd > nodesEnd) return TABLE_BAD_NODES;
       if (!inPool(<u64>word(at + NODE_LABEL_OFF), labelChildren >>> NODE_LABEL_SHIFT)) return TABLE_BAD_NODES;
       // The fields in their order: prefix rule, end rule, wildcard list.
-      let field = fields;
+      let field = fieldsStart(at, labelChildren);
       if ((labelChildren & NODE_HAS_PREFIX) != 0) {
         if (!ruleOrNone(word(field))) return TABLE_BAD_NODES;
         field += 4;
@@ -184,8 +189,7 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
         if (!wide && <u64>(entry >>> CHILD_LABEL_SHIFT) != (labelLen < <u64>CHILD_LABEL_LONG ? labelLen : <u64>CHILD_LABEL_LONG)) return TABLE_BAD_NODES;
         store<u32>(work + <usize>child, <u32>childDepth + NODE_AT_DEPTH);
       }
-      const fields = fieldsStart(at, labelChildren);
-      const list = fields + 4 * <u64>popcnt(labelChildren & (NODE_HAS_PREFIX | NODE_HAS_END | NODE_HAS_WILD));
+      const list = fieldsEnd(at, labelChildren);
       const wildCount = wildCountOf(labelChildren, list);
       for (let w: u64 = 0; w < wildCount; w++) if (patternLength(word(list + w * WILD_SIZE)) < depth) return TABLE_BAD_NODES;
       at = list + WILD_SIZE * wildCount;

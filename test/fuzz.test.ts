@@ -176,6 +176,54 @@ function pieces(next: Rng, from: readonly string[], count: number): string {
   return s;
 }
 
+describe('damaged table images', () => {
+  // fromBytes must refuse an image the matcher cannot walk safely; what it accepts may give
+  // other verdicts, but every check ends with one (no trap out of bounds, no endless walk).
+  const count = 300 * FILE_SCALE;
+  it(`${count} images with one word changed: refused by fromBytes, or every check gives a verdict`, () => {
+    const next = seeded(77);
+    // Tables of files with many rules, each with URLs made from its rules, which walk deep.
+    const sources = corpusFiles().map((f) => RobotsTxt.parse(f.bytes)).filter((robots) => robots.matcher('Bot').ruleCount >= 20).slice(0, 40).map((robots) => {
+      const urls = ['/', 'https://example.com/search?q=1', '/%E9t%C3%A9', ...Array.from({ length: 10 }, () => randomPath(next))];
+      for (const group of robots.groups) for (const rule of group.rules.slice(0, 30)) urls.push(...(urlsForPattern(rule.pattern, next) as string[]).slice(0, 2));
+      return { image: robots.matcher('Bot').toBytes(), urls, lines: encoder.encode(urls.filter((u) => !/[\r\n]/.test(u)).join('\n')) };
+    });
+    let refused = 0;
+    let loaded = 0;
+    for (let i = 0; i < count; i++) {
+      const source = pick(next, sources);
+      const { urls, lines } = source;
+      const image = source.image.slice();
+      const view = new DataView(image.buffer);
+      const root = view.getUint32(20, true); // HDR_ROOT_OFF
+      // Mostly inside the trie, where the walk follows what it reads; otherwise anywhere.
+      const from = root > 0 && next() < 0.7 ? root : 8;
+      const at = (from + Math.floor(next() * (image.length - from - 4))) & ~3;
+      const old = view.getUint32(at, true);
+      const kind = next();
+      const value = kind < 0.3 ? old ^ (1 << Math.floor(next() * 32)) : kind < 0.6 ? old + Math.floor(next() * 64) - 32 : kind < 0.8 ? view.getUint32((Math.floor(next() * (image.length - 4))) & ~3, true) : Math.floor(next() * 2 ** 32);
+      view.setUint32(at, value >>> 0, true);
+      let copy: Matcher;
+      try {
+        copy = Matcher.fromBytes(image);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        expect(String(error)).toMatch(/damaged|truncated|bad magic|format version/);
+        refused++;
+        continue;
+      }
+      loaded++;
+      const many = copy.checkMany(urls);
+      const fromLines = copy.checkLines(lines);
+      expect(many.length).toBe(urls.length);
+      expect([...many, ...fromLines].every((v) => v === 0 || v === 1)).toBe(true);
+      copy.dispose();
+    }
+    expect(refused).toBeGreaterThan(count / 10);
+    expect(loaded).toBeGreaterThan(count / 10);
+  });
+});
+
 describe('URL-level controls: random and mutated input never throws', () => {
   it(`${(2000 * SCALE).toLocaleString('en')} header values and documents`, () => {
     const next = seeded(301);
