@@ -93,7 +93,7 @@ import {
 } from '../src/compile/layout';
 import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from './normalize';
 import { addToRows, findByte, nibbleTablesOfRows } from './scan';
-import { childIndexBytes, denseAreaBytes, indexedAreaBytes, writeChildIndex } from './node';
+import { childAreaBytes, childIndexBytes, denseAreaBytes, indexedAreaBytes, writeChildIndex } from './node';
 import { commonPrefix } from './bytes';
 
 // The filter's key order, as one u64 per key: one-byte key (bit 63) | bucket (17 bits) |
@@ -390,21 +390,16 @@ function childEntry(child: u32, parentDepth: u32, nodeOffset: usize, wide: bool)
 }
 
 /**
- * The number of entries of a dense child area for `node` (first byte of the last child - of
- * the first + 1), or 0 when its children are better found through an index (node.ts).
+ * The child fields of `node`'s word (see the format): NODE_DENSE | the span of its children's
+ * first bytes when a dense area takes no more room than an index (node.ts), else its child
+ * count.
  */
-function denseSpan(node: i32): i32 {
-  const first = get(nodeFirstChild, node);
-  if (first == NONE) return 0;
+function childrenField(node: i32): u32 {
+  const count = childCount(node);
+  if (count == 0) return 0;
   const depth = get(nodeDepth, node);
-  const span = <i32>(firstByteOf(get(nodeLastChild, node), depth) - firstByteOf(first, depth)) + 1;
-  return denseAreaBytes(span) <= indexedAreaBytes(childCount(node)) ? span : 0;
-}
-
-/** Bytes of `node`'s child area. */
-function childAreaBytes(node: i32): i32 {
-  const span = denseSpan(node);
-  return span > 0 ? denseAreaBytes(span) : indexedAreaBytes(childCount(node));
+  const span = <i32>(firstByteOf(get(nodeLastChild, node), depth) - firstByteOf(get(nodeFirstChild, node), depth)) + 1;
+  return denseAreaBytes(span) <= indexedAreaBytes(count) ? NODE_DENSE | span : count;
 }
 
 function childCount(node: i32): i32 {
@@ -722,6 +717,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   let cursor = (poolOffset + poolLength + 3) & ~3;
   const order = take(<usize>(nodeCount + 1) << 2); // nodes in depth-first order
   const nodeOffset = take(<usize>(nodeCount + 1) << 2);
+  const nodeChildren = take(<usize>(nodeCount + 1) << 2); // childrenField of each node
   let ordered = 0;
   // A root whose only child is "/" is left out: that child is the root (see the format).
   let root = 0;
@@ -740,8 +736,9 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
       const node = <i32>get(stack, --stackSize);
       set(order, ordered++, node);
       set(nodeOffset, node, cursor);
-      const c = childCount(node);
-      cursor += NODE_CHILD_AREA + 4 * <i32>popcnt(nodeFields(node)) + childAreaBytes(node) + WILD_SIZE * get(nodeWildCount, node);
+      const children = childrenField(node);
+      set(nodeChildren, node, children);
+      cursor += NODE_CHILD_AREA + childAreaBytes(children) + 4 * <i32>popcnt(nodeFields(node)) + WILD_SIZE * get(nodeWildCount, node);
       // Children in reverse onto the stack so the first child comes out first.
       for (let child = get(nodeLastChild, node); child != NONE; child = get(nodePrev, child)) set(stack, stackSize++, child);
     }
@@ -783,20 +780,18 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
     const from = parent == NONE ? 0 : get(nodeDepth, parent);
     const depth = get(nodeDepth, node);
     store<u32>(at + NODE_LABEL_OFF, poolOffset + get(nodeRef, node) + from);
-    const c = childCount(node);
-    const span = denseSpan(node);
-    const fields = nodeFields(node) | (span > 0 ? NODE_DENSE : 0);
-    store<u32>(at + NODE_LABEL_CHILDREN, ((depth - from) << NODE_LABEL_SHIFT) | fields | (span > 0 ? span : c));
+    const children = get(nodeChildren, node);
+    const fields = nodeFields(node);
+    store<u32>(at + NODE_LABEL_CHILDREN, ((depth - from) << NODE_LABEL_SHIFT) | fields | children);
     const area = at + NODE_CHILD_AREA;
-    let field: usize;
-    if (span > 0) {
+    if ((children & NODE_DENSE) != 0) {
       const lo = firstByteOf(get(nodeFirstChild, node), depth);
       store<u8>(area, <u8>lo);
       for (let child = get(nodeFirstChild, node); child != NONE; child = get(nodeNext, child)) {
         store<u32>(area + 4 + (<usize>(firstByteOf(child, depth) - lo) << 2), childEntry(child, depth, nodeOffset, wide));
       }
-      field = area + <usize>denseAreaBytes(span);
     } else {
+      const c = <i32>children;
       const offsets = area + childIndexBytes(c);
       const firstBytes = memory.data(256); // staging: at most 256 children
       let index = 0;
@@ -806,15 +801,15 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
         index++;
       }
       writeChildIndex(area, firstBytes, c);
-      field = offsets + (<usize>c << 2);
     }
+    let field = area + <usize>childAreaBytes(children);
     if ((fields & NODE_HAS_PREFIX) != 0) store<u32>(field, get(nodePrefix, node)), (field += 4);
     if ((fields & NODE_HAS_END) != 0) store<u32>(field, get(nodeEnd, node)), (field += 4);
     const wildCount = get(nodeWildCount, node);
     if ((fields & NODE_HAS_WILD) != 0) store<u32>(field, (wildCount << 1) | (get(nodeKeyed, node) != 0 ? NODE_KEYED_BIT : 0)), (field += 4);
-    const list = field;
+    // The wildcard list follows the fields.
     const wildStart = <i32>get(nodeWildStart, node);
-    for (let w = 0; w < <i32>wildCount; w++) store<u32>(list + (<usize>w << 2) + WILD_STRENGTH, get(wildList, wildStart + w));
+    for (let w = 0; w < <i32>wildCount; w++) store<u32>(field + (<usize>w << 2) + WILD_STRENGTH, get(wildList, wildStart + w));
   }
 
   if (keyCount > 0) {

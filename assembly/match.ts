@@ -240,9 +240,9 @@ function markAllKeys(keyCount: i32): void {
  * hang off a node the walk never reached.
  */
 function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32, best: u32): u32 {
-  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   // Most paths hold no key: nothing to try.
   if (!findKeys(table, filter, path, from, len)) return best;
+  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
   for (let w = 0; w < keyCount; w += 32) {

@@ -40,6 +40,7 @@ export const NODE_COUNT_MASK = 0xff;
 export const NODE_HAS_PREFIX = 0x100;
 export const NODE_HAS_END = 0x200;
 export const NODE_HAS_WILD = 0x400; // wildcard list length << 1 | NODE_KEYED_BIT
+export const NODE_KEYED_BIT = 1; // the node has wildcard rules reached through the filter's keys
 // The child area is a range of first bytes, one entry each (assembly/node.ts).
 export const NODE_DENSE = 0x800;
 // Where the child area starts.
@@ -49,7 +50,6 @@ export const NODE_CHILD_AREA = 8;
 export const CHILD_OFFSET_MASK = 0xffffff;
 export const CHILD_LABEL_SHIFT = 24;
 export const CHILD_LABEL_LONG = 255;
-export const NODE_KEYED_BIT = 1; // the node has wildcard rules reached through the filter's keys
 
 // Wildcard list entries: the strength number of each rule.
 export const WILD_STRENGTH = 0;
