@@ -7,7 +7,7 @@ import {
   HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
-import { findPath, mapLines, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
+import { findPath, mapPathStops, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
@@ -36,9 +36,9 @@ export function heapBase(): usize {
 // its caller's loop spills and reloads; inlined, a line of checkLines on bcg takes 723
 // kernel instructions instead of 811 (scripts/wasm-instructions.mjs).
 // @ts-ignore: decorator
-@inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, scratch: usize): i32 {
+@inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, scratch: usize): i32 {
   const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
-  findPath(buf, start, limit, rfc, lines);
+  findPath(buf, start, limit, rfc, lines, mapped);
   const n = pathEnd - pathStart;
   let path = buf + pathStart;
   let len = n;
@@ -61,7 +61,7 @@ export function heapBase(): usize {
 
 /** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */
 export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize): i32 {
-  return decide(table, url, 0, urlLen, false, scratch);
+  return decide(table, url, 0, urlLen, false, false, scratch);
 }
 
 // @ts-ignore: decorator
@@ -70,13 +70,18 @@ export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize):
 }
 
 /**
- * Verdicts (1 allow, 0 disallow) for `count` URLs stored at `base`; `spans` holds a
- * (offset from base, length) pair of u32 per URL. `scratch` needs 3 * longest + 1 bytes.
+ * Verdicts (1 allow, 0 disallow) for `count` URLs stored in base[0, bytes); `spans` holds a
+ * (offset from base, length) pair of u32 per URL. `scratch` needs 3 * longest + 1 bytes, plus
+ * bytes / 8 + 32 for the map of the buffer.
  */
-export function checkSpans(table: usize, base: usize, spans: usize, count: i32, out: usize, scratch: usize): void {
+export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, scratch: usize): void {
+  // Mapped like a buffer of lines (see path.ts): a URL's path scan ends on a branch otherwise.
+  mapPathStops(base, bytes, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, false, scratch);
+  scratch += <usize>mapBytes(bytes);
   for (let i = 0; i < count; i++) {
     const s = spans + (<usize>i << 3);
-    const r = decide(table, base + <usize>load<u32>(s), 0, <i32>load<u32>(s + 4), false, scratch);
+    const start = <i32>load<u32>(s);
+    const r = decide(table, base, start, start + <i32>load<u32>(s + 4), false, true, scratch);
     store<u8>(out + i, verdict(table, r));
   }
 }
@@ -107,14 +112,14 @@ function writeDecimal(at: usize, n: u32): i32 {
  * len / 8 + 32 for the map of the lines.
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
-  mapLines(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, scratch);
+  mapPathStops(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, true, scratch);
   scratch += <usize>mapBytes(len);
   let count = 0;
   let at: usize = out;
   let disallowed = 0;
   let start = 0;
   while (start < len) {
-    const r = decide(table, buf, start, len, true, scratch);
+    const r = decide(table, buf, start, len, true, true, scratch);
     const lineEnd = urlEnd;
     if (mode == LINES_VERDICTS) {
       store<u8>(out + count, verdict(table, r));
@@ -162,7 +167,7 @@ export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i3
  * `dst` (3 * len + 1 bytes) and returns its length.
  */
 export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
-  findPath(url, 0, len, rfc, false);
+  findPath(url, 0, len, rfc, false, false);
   const n = pathEnd - pathStart;
   let o = 0;
   if (pathNeedsSlash) store<u8>(dst, 0x2f), (o = 1);

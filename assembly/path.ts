@@ -10,11 +10,11 @@
 // or needs normalisation - in RFC mode an LF is such a byte, so that scan finds the line end
 // too. The results are left in globals because a function returns one value.
 //
-// In a buffer of lines the path scan, whose length varies most, would still end on a branch
-// per URL, so mapLines first marks the bytes it stops at in one branch-free pass over the
-// whole buffer (one bit per byte); findPath then finds the stop with a shift and a count of
-// trailing zeros. (The host scan stays a scan: it is short, and marking the host bytes of
-// every line costs more than it saves.)
+// In a buffer of many URLs (lines, or a batch stored one after another) the path scan, whose
+// length varies most, would still end on a branch per URL, so mapPathStops first marks the
+// bytes it stops at in one branch-free pass over the whole buffer (one bit per byte); findPath
+// then finds the stop with a shift and a count of trailing zeros. (The host scan stays a scan:
+// it is short, and marking the host bytes of every URL costs more than it saves.)
 
 import { findByte, firstOf, markBlock, NIBBLE, setBits, marksFrom, marksWidth, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
 
@@ -33,17 +33,17 @@ const HTTPS: u64 = 0x2f2f3a7370747468; // "https://" little-endian
 const HTTP: u64 = 0x002f2f3a70747468; // "http://"
 const SEVEN_BYTES: u64 = 0x00ffffffffffffff;
 
-/** Lines mode: bit i set when byte i of the buffer stops the path scan (see mapLines). */
+/** Bit i set when byte i of the mapped buffer stops the path scan (see mapPathStops). */
 let pathStopMap: usize = 0;
 
 /**
  * Marks the bytes of buf[0, len) that end a path or, in RFC mode, need normalisation
- * (SET_SPECIAL, or google mode's SET_HASH_NUL_LF), in a bitmap at `map` (mapBytes(len)
- * bytes), for the findPath calls that follow.
+ * (SET_SPECIAL; in google mode SET_HASH_NUL, with LF for a buffer of `lines`), in a bitmap at
+ * `map` (mapBytes(len) bytes), for the `mapped` findPath calls on that buffer that follow.
  */
-export function mapLines(buf: usize, len: i32, rfc: bool, map: usize): void {
+export function mapPathStops(buf: usize, len: i32, rfc: bool, lines: bool, map: usize): void {
   pathStopMap = map;
-  const stops = rfc ? SET_SPECIAL : SET_HASH_NUL_LF;
+  const stops = rfc ? SET_SPECIAL : lines ? SET_HASH_NUL_LF : SET_HASH_NUL;
   const lo = v128.load(stops);
   const hi = v128.load(stops + 16);
   const nibble = v128.load(NIBBLE);
@@ -79,8 +79,8 @@ function setNoPath(start: i32): void {
 
 /** The first byte at or after `from` that ends the path or, in RFC mode, needs normalisation. */
 // @ts-ignore: decorator
-@inline function pathStop(buf: usize, from: i32, limit: i32, rfc: bool, lines: bool): i32 {
-  if (lines) return nextMarked(pathStopMap, from, limit);
+@inline function pathStop(buf: usize, from: i32, limit: i32, rfc: bool, mapped: bool): i32 {
+  if (mapped) return nextMarked(pathStopMap, from, limit);
   return firstOf(buf, from, limit, rfc ? SET_SPECIAL : SET_HASH_NUL);
 }
 
@@ -94,10 +94,11 @@ function setNoPath(start: i32): void {
  * Locates the path of the URL at buf[start, ...). With `lines`, the URL ends at the next LF
  * (or the limit) and a CR before that LF belongs to the line end; otherwise it ends at the
  * limit and an LF is an ordinary byte. Google mode (`rfc` false) ends the path at a NUL byte
- * too, as the reference's C strings do.
+ * too, as the reference's C strings do. `mapped`: positions are offsets in the buffer the last
+ * mapPathStops call mapped (always so with `lines`).
  */
 // @ts-ignore: decorator
-@inline export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: bool): void {
+@inline export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: bool, mapped: bool): void {
   // The authority ends at the first '/', '?', ';' or '#' after it (or the line end).
   let pathAt: i32;
   const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
@@ -129,7 +130,7 @@ function setNoPath(start: i32): void {
   pathNeedsSlash = c != 0x2f;
   pathNeedsNormalization = false;
   if (!rfc) {
-    const stop = pathStop(buf, pathAt, limit, false, lines);
+    const stop = pathStop(buf, pathAt, limit, false, mapped);
     const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
     if (s == 0x0a) {
       // Google mode does not stop at CR: drop one that ends the line.
@@ -142,7 +143,7 @@ function setNoPath(start: i32): void {
     return;
   }
   // RFC: the first byte that ends the path or needs normalisation (LF and CR are such bytes).
-  const stop = pathStop(buf, pathAt, limit, true, lines);
+  const stop = pathStop(buf, pathAt, limit, true, mapped);
   const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
   if (lines && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
     pathEnd = stop;

@@ -226,7 +226,7 @@ export class Matcher {
         i++;
         continue;
       }
-      k.fn.checkSpans(table, batch.bytesAt, batch.spansAt, count, batch.outAt, batch.scratchAt);
+      k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, batch.scratchAt);
       out.set(k.u8.subarray(batch.outAt, batch.outAt + count), i);
       i += count;
     }
@@ -243,13 +243,14 @@ export class Matcher {
     const count = spans.length >>> 1;
     let longest = 0;
     for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
-    // urls | spans | verdicts | normalisation scratch, each with scan slack
-    const bytesAt = k.scratch(bytes.length + count * 9 + 3 * longest + 128);
+    // urls | spans | verdicts | map of the urls (length / 8 + 32) and normalisation scratch,
+    // each with scan slack
+    const bytesAt = k.scratch(bytes.length + count * 9 + (bytes.length >> 3) + 32 + 3 * longest + 128);
     const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
     const outAt = spansAt + count * 8;
     k.u8.set(bytes, bytesAt);
     new Uint32Array(k.u8.buffer, spansAt, count * 2).set(spans);
-    k.fn.checkSpans(table, bytesAt, spansAt, count, outAt, outAt + count + 32);
+    k.fn.checkSpans(table, bytesAt, bytes.length, spansAt, count, outAt, outAt + count + 32);
     const verdicts = k.u8.slice(outAt, outAt + count);
     k.trimScratch(CHUNK_BYTES * 8);
     return verdicts;

@@ -12,8 +12,9 @@ describe('memory over a crawler lifetime', () => {
     for (const s of samples) expect(s.liveBlocks).toBeLessThanOrEqual(1010);
     expect(Math.abs(last.usedBytes - warm.usedBytes)).toBeLessThan(warm.usedBytes * 0.1);
     // The memory holds that working set with room for fragmentation, and at most one growth
-    // step (by half) follows warm-up; npm run soak shows it flat over 1,000,000 files.
-    expect(last.wasmBytes).toBeLessThanOrEqual(warm.wasmBytes * 1.5);
+    // step (by half, rounded up to whole 64 KiB pages) follows warm-up; npm run soak shows it
+    // flat over 1,000,000 files.
+    expect(last.wasmBytes).toBeLessThanOrEqual(warm.wasmBytes * 1.5 + 65536);
     expect(last.wasmBytes).toBeLessThan(3 * last.usedBytes + (4 << 20));
     expect(last.rssBytes - warm.rssBytes).toBeLessThan(32 * 2 ** 20);
   });

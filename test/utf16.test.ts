@@ -16,7 +16,7 @@ const PIECES = [
 ];
 
 function randomString(next: () => number, maxUnits: number): string {
-  // Long ASCII runs too, so that non-ASCII units land at every position of a 16-unit block.
+  // Long ASCII runs too, so that non-ASCII units land at every position of a 32-unit step.
   const units = Math.floor(next() * (maxUnits + 1));
   let text = '';
   while (text.length < units) text += next() < 0.5 ? 'abcdefghijklmnopqrstuvwxyz0123456789'.slice(0, Math.floor(next() * 37)) : pick(next, PIECES);
@@ -41,6 +41,16 @@ describe('UTF-16 to UTF-8 in the kernel', () => {
       expect(got[i], JSON.stringify(url)).toEqual(want);
     });
     expect(nonAscii).toBeGreaterThan(3000);
+  });
+
+  it('places each string of an ASCII stream, with no non-ASCII unit or one far into the batch', () => {
+    // Spans are written when a non-ASCII unit is met and at the end of the batch.
+    const next = rng(1603);
+    const ascii = Array.from({ length: 3000 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789/'.slice(0, Math.floor(next() * 38)));
+    for (const urls of [ascii, [...ascii.slice(0, 1500), 'é', ...ascii.slice(1500)], [...ascii, '\ud83d'], ['', '', 'é', '', 'a']]) {
+      const got = transcoded(urls);
+      urls.forEach((url, i) => expect(got[i], JSON.stringify(url)).toEqual(encoder.encode(url)));
+    }
   });
 
   it('never pairs surrogates across two URLs, and reads each lone one as U+FFFD', () => {

@@ -4,14 +4,23 @@
 // cost more than matching it: measured 160-200 ns per URL of the benchmark against about
 // 70 ns for joining and writing a batch of 256. The region is allocated once per thread, so
 // batches of any size run in constant memory.
+//
+// A batch is as long as V8 allows a string to be without moving it to its large-object space:
+// the joined string is flattened into a new string by the write, and up to 64 Ki UTF-16 units
+// (128 KiB) it is a bump allocation in the young generation. Past that, joining and writing
+// cost 85-100 ns per URL instead of 20 (300,000 bench URLs, AMD host); below it, each halving
+// of the batch added 2-4 ns per URL (256 URLs: 27 ns; 1,024: 21 ns).
 
 import { requireString } from '../args.js';
 import type { Kernel } from './kernel.js';
 
-/** URLs per kernel call: joined strings much longer than a few tens of KB cost more to build. */
-export const BATCH_URLS = 256;
-/** UTF-16 units per batch; a URL longer than this is checked alone. */
-export const BATCH_UNITS = 32 * 1024;
+/** URLs per kernel call, at most: enough that the length limit below usually ends a batch. */
+export const BATCH_URLS = 2048;
+/**
+ * UTF-16 units per batch, 4 Ki short of the 64 Ki at which V8 allocates a two-byte string in
+ * its large-object space (see above); a URL longer than this is checked alone.
+ */
+export const BATCH_UNITS = 60 * 1024;
 /** Bytes per URL a packed job starts with room for (it grows if they are longer). */
 const PACK_GUESS_BYTES = 96;
 
@@ -34,11 +43,14 @@ export class BatchArea {
   private buffer: ArrayBuffer | undefined;
 
   constructor(private readonly kernel: Kernel) {
-    // The transcoder reads 30 bytes past the units and writes 15 past the bytes; a unit is at
-    // most 3 bytes of UTF-8, and normalisation writes up to 3 bytes per byte (plus a '/').
-    const unitsBytes = BATCH_UNITS * 2 + 32;
-    const utf8Bytes = BATCH_UNITS * 3 + 16;
-    const size = unitsBytes + BATCH_URLS * 4 + utf8Bytes + BATCH_URLS * 8 + BATCH_URLS + 9 * BATCH_UNITS + 16;
+    // The transcoder reads 62 bytes past the units and writes 31 past the bytes; a unit is at
+    // most 3 bytes of UTF-8. The scratch holds a bit per byte of UTF-8 (checkSpans' map of the
+    // batch, with 32 bytes of slack), then what normalisation writes: up to 3 bytes per byte,
+    // plus a '/'.
+    const unitsBytes = BATCH_UNITS * 2 + 64;
+    const utf8Bytes = BATCH_UNITS * 3 + 32;
+    const scratchBytes = (utf8Bytes >> 3) + 32 + 9 * BATCH_UNITS + 16;
+    const size = unitsBytes + BATCH_URLS * 4 + utf8Bytes + BATCH_URLS * 8 + BATCH_URLS + scratchBytes;
     this.unitsAt = kernel.heap.alloc(size);
     this.endsAt = this.unitsAt + unitsBytes;
     this.bytesAt = this.endsAt + BATCH_URLS * 4;

@@ -11,7 +11,7 @@ export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   checkOne(table: number, url: number, urlLen: number, scratch: number): number;
-  checkSpans(table: number, base: number, spans: number, count: number, out: number, scratch: number): void;
+  checkSpans(table: number, base: number, bytes: number, spans: number, count: number, out: number, scratch: number): void;
   checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number): number;
   linesDisallowed(): number;
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
