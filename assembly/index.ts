@@ -9,7 +9,7 @@ import {
 import { initClasses } from './bytes';
 import { findPath, mapPathStops, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
-import { bestRule, verdictOf } from './match';
+import { bestRule, mapKeyGates, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
 export { validateTable, validateWorkBytes } from './validate';
@@ -42,12 +42,15 @@ export function heapBase(): usize {
   const n = pathEnd - pathStart;
   let path = buf + pathStart;
   let len = n;
+  // Where the path lies in the mapped buffer, while it is not rewritten (see mapKeyGates).
+  let gatesAt = mapped ? pathStart : -1;
   if (rfc) {
     if (pathNeedsSlash || pathNeedsNormalization) {
       let o = 0;
       if (pathNeedsSlash) store<u8>(scratch, 0x2f), (o = 1);
       len = o + normalizeInto(path, n, scratch + o, NORMALIZE_URL_RFC);
       path = scratch;
+      gatesAt = -1;
     }
     if (len == 11 && memory.compare(path, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
   } else if (pathNeedsSlash) {
@@ -55,8 +58,21 @@ export function heapBase(): usize {
     memory.copy(scratch + 1, path, n);
     path = scratch;
     len = n + 1;
+    gatesAt = -1;
   }
-  return <i32>bestRule(table, path, len);
+  return <i32>bestRule(table, path, len, gatesAt);
+}
+
+/**
+ * Maps buf[0, len) for the `mapped` checks that follow: its path stops and its key gates, in
+ * 2 * mapBytes(len) bytes at `maps`; returns where the maps end.
+ */
+// @ts-ignore: decorator
+@inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, maps: usize): usize {
+  mapPathStops(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, lines, maps);
+  const gates = maps + <usize>mapBytes(len);
+  mapKeyGates(table, buf, len, gates);
+  return gates + <usize>mapBytes(len);
 }
 
 /** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */
@@ -72,12 +88,11 @@ export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize):
 /**
  * Verdicts (1 allow, 0 disallow) for `count` URLs stored in base[0, bytes); `spans` holds a
  * (offset from base, length) pair of u32 per URL. `scratch` needs 3 * longest + 1 bytes, plus
- * bytes / 8 + 32 for the map of the buffer.
+ * bytes / 4 + 64 for the maps of the buffer.
  */
 export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, scratch: usize): void {
   // Mapped like a buffer of lines (see path.ts): a URL's path scan ends on a branch otherwise.
-  mapPathStops(base, bytes, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, false, scratch);
-  scratch += <usize>mapBytes(bytes);
+  scratch = mapBuffer(table, base, bytes, false, scratch);
   for (let i = 0; i < count; i++) {
     const s = spans + (<usize>i << 3);
     const start = <i32>load<u32>(s);
@@ -109,11 +124,10 @@ function writeDecimal(at: usize, n: u32): i32 {
  * per line, the allowed lines themselves, or a report line per non-blank line. Returns the
  * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs a byte per
  * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` 3 * longest line + 1 bytes, plus
- * len / 8 + 32 for the map of the lines.
+ * len / 4 + 64 for the maps of the lines.
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
-  mapPathStops(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, true, scratch);
-  scratch += <usize>mapBytes(len);
+  scratch = mapBuffer(table, buf, len, true, scratch);
   let count = 0;
   let at: usize = out;
   let disallowed = 0;

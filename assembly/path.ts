@@ -16,7 +16,7 @@
 // then finds the stop with a shift and a count of trailing zeros. (The host scan stays a scan:
 // it is short, and marking the host bytes of every URL costs more than it saves.)
 
-import { findByte, firstOf, markBlock, NIBBLE, setBits, marksFrom, marksWidth, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
+import { findByte, firstOf, markBlock, NIBBLE, setBits, nextMarked, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
 
 /** Offset of the first path byte within the buffer. */
 export let pathStart: i32 = 0;
@@ -48,19 +48,6 @@ export function mapPathStops(buf: usize, len: i32, rfc: bool, lines: bool, map: 
   const hi = v128.load(stops + 16);
   const nibble = v128.load(NIBBLE);
   for (let i = 0; i < len; i += 16) markBlock(map, i, setBits(v128.load(buf + i), lo, hi, nibble));
-}
-
-/** The first position in [from, limit) whose bit is set in `map`, or limit. */
-// @ts-ignore: decorator
-@inline function nextMarked(map: usize, from: i32, limit: i32): i32 {
-  for (let at = from; at < limit; at += marksWidth(at)) {
-    const bits = marksFrom(map, at);
-    if (bits != 0) {
-      const found = at + <i32>ctz(bits);
-      return found < limit ? found : limit;
-    }
-  }
-  return limit;
 }
 
 /** The URL starting at `start` has no path: it is "/". */

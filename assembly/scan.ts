@@ -98,6 +98,19 @@ export function firstNotOf(p: usize, from: i32, end: i32, set: usize): i32 {
   return 64 - (at & 7);
 }
 
+/** The first position in [from, limit) whose bit is set in `map`, or limit. */
+// @ts-ignore: decorator
+@inline export function nextMarked(map: usize, from: i32, limit: i32): i32 {
+  for (let at = from; at < limit; at += marksWidth(at)) {
+    const bits = marksFrom(map, at);
+    if (bits != 0) {
+      const found = at + <i32>ctz(bits);
+      return found < limit ? found : limit;
+    }
+  }
+  return limit;
+}
+
 /** LF and CR: where a line ends. */
 export const SET_LINE_END = memory.data(32);
 /** '#' and NUL: where a line's content ends (comment, or the reference's C-string end). */

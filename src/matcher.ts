@@ -243,9 +243,9 @@ export class Matcher {
     const count = spans.length >>> 1;
     let longest = 0;
     for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
-    // urls | spans | verdicts | map of the urls (length / 8 + 32) and normalisation scratch,
-    // each with scan slack
-    const bytesAt = k.scratch(bytes.length + count * 9 + (bytes.length >> 3) + 32 + 3 * longest + 128);
+    // urls | spans | verdicts | two maps of the urls (length / 8 + 32 each) and normalisation
+    // scratch, each with scan slack
+    const bytesAt = k.scratch(bytes.length + count * 9 + 2 * ((bytes.length >> 3) + 32) + 3 * longest + 128);
     const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
     const outAt = spansAt + count * 8;
     k.u8.set(bytes, bytesAt);
@@ -302,9 +302,9 @@ export class Matcher {
       // Output room by mode (assembly/index.ts): a byte per line (at most size + 1 lines), the
       // allowed lines, or the lines with what a report adds to each.
       const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
-      // buffer | output | map of the lines (size / 8 + 32) and normalisation scratch, each
-      // with scan slack
-      const bufAt = k.scratch(size + outBytes + (size >> 3) + 32 + 3 * size + 128);
+      // buffer | output | two maps of the lines (size / 8 + 32 each) and normalisation scratch,
+      // each with scan slack
+      const bufAt = k.scratch(size + outBytes + 2 * ((size >> 3) + 32) + 3 * size + 128);
       const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);

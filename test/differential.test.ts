@@ -178,6 +178,35 @@ describe('wildcard key filter', () => {
     expect(exactSets).toBeGreaterThan(30);
   });
 
+  it.each<Mode>(['rfc', 'google'])('batch checks skip the key search only where no gate occurs in the path, mode %s', (mode) => {
+    // checkMany and checkLines mark where exact gates occur in the whole batch and skip the
+    // key search for a path with none (match.ts, mapKeyGates); isAllowed searches every path.
+    // Keys at the path's start and end, past 64 bytes, in paths that are rewritten (escapes,
+    // no leading '/') and followed by the gate's second byte in the next URL.
+    const next = rng(16);
+    const alphabet = ['a', 'b', 'c', '/', '.', '?', '=', '%61', '%2F', '\u00e9', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'];
+    let mappedSets = 0;
+    for (let set = 0; set < 120; set++) {
+      // Two keys of two or more bytes (at most two gate pairs: exact gates), and at times a
+      // one-byte key.
+      const keys = Array.from({ length: next() < 0.3 ? 3 : 2 }, (_, i) => randomText(next, ['a', 'b', 'c', '.', '?', '='], i < 2 ? 2 + Math.floor(next() * 3) : 1));
+      const body = `User-agent: *\n${keys.map((key) => `${next() < 0.3 ? 'Allow' : 'Disallow'}: /*${key}${next() < 0.3 ? '$' : ''}\n`).join('')}Disallow: /a/\n`;
+      const robots = RobotsTxt.parse(body, { mode });
+      const matcher = robots.matcher('Bot');
+      if ((filterWord(matcher.toBytes()) & FILTER_EXACT_GATES) !== 0) mappedSets++;
+      const urls = Array.from({ length: 200 }, () => {
+        let path = '';
+        const pieces = Math.floor(next() * 12);
+        for (let i = 0; i < pieces; i++) path += next() < 0.2 ? keys[Math.floor(next() * keys.length)] : alphabet[Math.floor(next() * alphabet.length)];
+        return next() < 0.8 ? `https://h.example/${path}` : `https://h.example${path.startsWith('/') ? '' : '?'}${path}`;
+      });
+      const want = Uint8Array.from(urls, (url) => (matcher.isAllowed(url) ? 1 : 0));
+      expect(matcher.checkMany(urls)).toEqual(want);
+      expect(matcher.checkLines(encoder.encode(urls.join('\n')))).toEqual(want);
+    }
+    expect(mappedSets).toBeGreaterThan(40);
+  });
+
   it('large wildcard sets (merged nibble tables, one-byte keys) match like brute force', () => {
     const next = rng(11);
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_.=&?/%'.split('');

@@ -44,12 +44,12 @@ export class BatchArea {
 
   constructor(private readonly kernel: Kernel) {
     // The transcoder reads 62 bytes past the units and writes 31 past the bytes; a unit is at
-    // most 3 bytes of UTF-8. The scratch holds a bit per byte of UTF-8 (checkSpans' map of the
-    // batch, with 32 bytes of slack), then what normalisation writes: up to 3 bytes per byte,
-    // plus a '/'.
+    // most 3 bytes of UTF-8. The scratch holds two bits per byte of UTF-8 (checkSpans' two
+    // maps of the batch, each with 32 bytes of slack), then what normalisation writes: up to 3
+    // bytes per byte, plus a '/'.
     const unitsBytes = BATCH_UNITS * 2 + 64;
     const utf8Bytes = BATCH_UNITS * 3 + 32;
-    const scratchBytes = (utf8Bytes >> 3) + 32 + 9 * BATCH_UNITS + 16;
+    const scratchBytes = 2 * ((utf8Bytes >> 3) + 32) + 9 * BATCH_UNITS + 16;
     const size = unitsBytes + BATCH_URLS * 4 + utf8Bytes + BATCH_URLS * 8 + BATCH_URLS + scratchBytes;
     this.unitsAt = kernel.heap.alloc(size);
     this.endsAt = this.unitsAt + unitsBytes;
