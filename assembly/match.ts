@@ -12,7 +12,7 @@ import {
   CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX,
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
 } from '../src/compile/layout';
-import { findByte, indexOfSegment, markBlock, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
+import { findByte, indexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
 import { childAreaBytes, childEntry } from './node';
 import { bytesEqual, commonPrefix } from './bytes';
 
@@ -156,11 +156,14 @@ function rootIsKeyed(table: usize): bool {
   const singleLo = singles ? v128.load(filter + FILTER_SINGLE_LO) : i8x16.splat(0);
   const singleHi = singles ? v128.load(filter + FILTER_SINGLE_HI) : i8x16.splat(0);
   const nibble = v128.load(NIBBLE);
-  for (let i = 0; i < len; i += 16) {
+  // 32 bytes a step, as findKeys reads them: 16 a step cost 74.5 instructions per bcg URL, 32 59.3.
+  for (let i = 0; i < len; i += 32) {
     const v = v128.load(buf + i);
-    let bits = exactPairBits(v, v128.load(buf + i + 1), first, second, first2, second2);
-    if (singles) bits |= <u32>setBits(v, singleLo, singleHi, nibble);
-    markBlock(map, i, bits);
+    const w = v128.load(buf + i + 16);
+    let bits = exactPairBits(v, v128.load(buf + i + 1), first, second, first2, second2) |
+      (exactPairBits(w, v128.load(buf + i + 17), first, second, first2, second2) << 16);
+    if (singles) bits |= <u32>setBits(v, singleLo, singleHi, nibble) | (<u32>setBits(w, singleLo, singleHi, nibble) << 16);
+    store<u32>(map + (<usize>i >>> 3), bits);
   }
 }
 
