@@ -34,8 +34,8 @@
 //     the bits name, in this order: prefix rule, end rule, wildcard list length << 1 | keyed
 //     bit | wildcard list. The child area comes first, at a fixed offset, and an entry holds
 //     the child's label length, so that a walk looks up the next child while the node's
-//     fields are still being read (checkLines on the 10,000-rule bench table: 73 -> 67 ns per line). Most
-//     nodes hold one rule or none, so absent fields take no room.
+//     fields are still being read (checkLines on the 10,000-rule bench table: 73 -> 67 ns per
+//     line). Most nodes hold one rule or none, so absent fields take no room.
 //     - prefix rule: strongest rule that matches every path passing the node: its literal
 //       part is the node's path and nothing or only '*' (and a final '$') follows
 //     - end rule: strongest rule "this node's path + $" (matches when the path ends here)

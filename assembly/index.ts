@@ -65,14 +65,15 @@ export function heapBase(): usize {
 
 /**
  * Maps buf[0, len) for the `mapped` checks that follow: its path stops and its key gates, in
- * 2 * mapBytes(len) bytes at `maps`; returns where the maps end.
+ * 2 * mapBytes(len) bytes at `maps` (bufferMapsBytes in src/wasm/kernel.ts); returns where the
+ * maps end.
  */
 // @ts-ignore: decorator
 @inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, maps: usize): usize {
+  const size = <usize>mapBytes(len);
   mapPathStops(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, lines, maps);
-  const gates = maps + <usize>mapBytes(len);
-  mapKeyGates(table, buf, len, gates);
-  return gates + <usize>mapBytes(len);
+  mapKeyGates(table, buf, len, maps + size);
+  return maps + 2 * size;
 }
 
 /** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */

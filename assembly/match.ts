@@ -140,10 +140,9 @@ function rootIsKeyed(table: usize): bool {
   const node = table + <usize>rootOff;
   const word = u32At(node + NODE_LABEL_CHILDREN);
   if ((word & NODE_HAS_WILD) == 0) return false;
-  let field = node + NODE_CHILD_AREA + <usize>childAreaBytes(word);
-  if ((word & NODE_HAS_PREFIX) != 0) field += 4;
-  if ((word & NODE_HAS_END) != 0) field += 4;
-  return (u32At(field) & NODE_KEYED_BIT) != 0;
+  // The wildcard field follows the child area and the prefix and end fields the node has.
+  const wild = node + NODE_CHILD_AREA + <usize>childAreaBytes(word) + 4 * <usize>popcnt(word & (NODE_HAS_PREFIX | NODE_HAS_END));
+  return (u32At(wild) & NODE_KEYED_BIT) != 0;
 }
 
 // @ts-ignore: decorator

@@ -10,7 +10,7 @@ import {
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { kernel, SCRATCH_KEPT_BYTES } from './wasm/kernel.js';
+import { bufferMapsBytes, kernel, SCRATCH_KEPT_BYTES } from './wasm/kernel.js';
 import { asciiString } from './wasm/strings.js';
 import type { PackedUrls } from './wasm/batch.js';
 
@@ -243,9 +243,8 @@ export class Matcher {
     const count = spans.length >>> 1;
     let longest = 0;
     for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
-    // urls | spans | verdicts | two maps of the urls (length / 8 + 32 each) and normalisation
-    // scratch, each with scan slack
-    const bytesAt = k.scratch(bytes.length + count * 9 + 2 * ((bytes.length >> 3) + 32) + 3 * longest + 128);
+    // urls | spans | verdicts | maps of the urls and normalisation scratch, each with scan slack
+    const bytesAt = k.scratch(bytes.length + count * 9 + bufferMapsBytes(bytes.length) + 3 * longest + 128);
     const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
     const outAt = spansAt + count * 8;
     k.u8.set(bytes, bytesAt);
@@ -302,9 +301,8 @@ export class Matcher {
       // Output room by mode (assembly/index.ts): a byte per line (at most size + 1 lines), the
       // allowed lines, or the lines with what a report adds to each.
       const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
-      // buffer | output | two maps of the lines (size / 8 + 32 each) and normalisation scratch,
-      // each with scan slack
-      const bufAt = k.scratch(size + outBytes + 2 * ((size >> 3) + 32) + 3 * size + 128);
+      // buffer | output | maps of the lines and normalisation scratch, each with scan slack
+      const bufAt = k.scratch(size + outBytes + bufferMapsBytes(size) + 3 * size + 128);
       const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);

@@ -52,6 +52,14 @@ const encoder = new TextEncoder();
  */
 export const SCRATCH_KEPT_BYTES = 8 << 20;
 
+/**
+ * Scratch bytes that checkSpans and checkLines map a `len`-byte buffer into (assembly/index.ts,
+ * mapBuffer): two bitmaps of a bit per byte, each with the slack its loads need.
+ */
+export function bufferMapsBytes(len: number): number {
+  return 2 * ((len >> 3) + 32);
+}
+
 /** One instance of the kernel with its heap and a reusable scratch block. */
 export class Kernel {
   readonly fn: KernelExports;
