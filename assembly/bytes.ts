@@ -5,6 +5,10 @@ export const CLASS_ENCODE: u8 = 2; // must be percent-encoded before comparison 
 export const CLASS_HEX: u8 = 4;
 /** RFC normalisation may change it, or it ends a path: scan.ts's SET_SPECIAL as a class. */
 export const CLASS_SPECIAL: u8 = 8;
+/** A WHATWG URL parser percent-encodes it in a path (the path percent-encode set). */
+export const CLASS_FETCH_PATH: u8 = 16;
+/** A WHATWG URL parser percent-encodes it in the query of an http(s) URL (special-query set). */
+export const CLASS_FETCH_QUERY: u8 = 32;
 
 const CLASSES = memory.data(256);
 const HEX_VALUES = memory.data(256);
@@ -30,7 +34,15 @@ export function initClasses(): void {
     else if (c >= 65 && c <= 70) hv = <u8>(c - 55);
     else if (c >= 97 && c <= 102) hv = <u8>(c - 87);
     if (hv != 0xff) k |= CLASS_HEX;
-    if ((k & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24) k |= CLASS_SPECIAL;
+    // Both encode controls, space, '"', '<', '>' and bytes >= 0x7f (UTF-8 of non-ASCII), like
+    // RFC mode; the path set adds '`', '{', '}' and the query set '\''. ('^' joined the
+    // standard's path set later than the parsers in use: left as is, the safe side for a
+    // google-mode rule naming it.)
+    const fetchBoth = c <= 0x20 || c >= 0x7f || c == 34 || c == 60 || c == 62;
+    if (fetchBoth || c == 96 || c == 123 || c == 125) k |= CLASS_FETCH_PATH;
+    if (fetchBoth || c == 39) k |= CLASS_FETCH_QUERY;
+    // '\'' is special too: a query sends it as %27 (CLASS_FETCH_QUERY).
+    if ((k & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24 || c == 0x27) k |= CLASS_SPECIAL;
     store<u8>(CLASSES + c, k);
     store<u8>(HEX_VALUES + c, hv);
   }

@@ -7,8 +7,11 @@ import {
   HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
-import { findPath, mapPathStops, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
-import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
+import {
+  findPath, findRequestPath, mapPathStops, pathEnd, pathNeedsSlash, pathResolve, pathStart, RESOLVE_NONE, RESOLVE_URL, urlEnd,
+} from './path';
+import { normalizeInto } from './normalize';
+import { resolvePath, resolveUrl } from './url';
 import { bestRule, mapKeyGates, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
@@ -28,39 +31,65 @@ export function heapBase(): usize {
 /**
  * The deciding rule for the URL at buf[start, ...) (ending at `limit`, or with `lines` at the
  * next LF): its strength number, -1 when no rule matches, -2 when the path is /robots.txt
- * (always allowed in RFC mode). Leaves the URL's end in urlEnd. `scratch` needs 3 * length + 1
- * bytes.
+ * (always allowed in RFC mode). Leaves the URL's end in urlEnd. The path matched is the request
+ * path (path.ts) in RFC mode and, with `fetched`, in google mode too (in fetch form there);
+ * else the reference's. `scratch` needs urlScratchBytes(length) (4 * length + 8).
  */
 // decide, findPath and bestRule are inlined into the loops that call them (checkLines,
 // checkSpans): compiled wasm keeps no value in a register across a call, so each call cost
-// its caller's loop spills and reloads; inlined, a line of checkLines on bcg takes 723
-// kernel instructions instead of 811 (scripts/wasm-instructions.mjs).
+// its caller's loop spills and reloads.
 // @ts-ignore: decorator
-@inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, scratch: usize): i32 {
+@inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, fetched: bool, scratch: usize): i32 {
   const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
-  findPath(buf, start, limit, rfc, lines, mapped);
-  const n = pathEnd - pathStart;
-  let path = buf + pathStart;
-  let len = n;
-  // Where the path lies in the mapped buffer, while it is not rewritten (see mapKeyGates).
-  let gatesAt = mapped ? pathStart : -1;
-  if (rfc) {
-    if (pathNeedsSlash || pathNeedsNormalization) {
-      let o = 0;
-      if (pathNeedsSlash) store<u8>(scratch, 0x2f), (o = 1);
-      len = o + normalizeInto(path, n, scratch + o, NORMALIZE_URL_RFC);
-      path = scratch;
+  let len: i32;
+  if (rfc || fetched) {
+    len = requestPath(buf, start, limit, lines, mapped, rfc, scratch);
+    if (rfc && len == 11 && memory.compare(matchedAt, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
+  } else {
+    findPath(buf, start, limit, lines, mapped);
+    len = pathEnd - pathStart;
+    matchedAt = buf + pathStart;
+    gatesAt = mapped ? pathStart : -1;
+    if (pathNeedsSlash) {
+      matchedAt = slashFirst(matchedAt, len++, scratch);
       gatesAt = -1;
     }
-    if (len == 11 && memory.compare(path, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
+  }
+  return <i32>bestRule(table, matchedAt, len, gatesAt);
+}
+
+/** Where the path decide and pathOf match lies: in the URL's buffer, or in the scratch. */
+let matchedAt: usize = 0;
+/** Where it lies in the mapped buffer while it is the URL's own bytes, else -1 (see mapKeyGates). */
+let gatesAt: i32 = -1;
+
+/**
+ * The request path of the URL at buf[start, ...) (see path.ts): its length, with where it lies
+ * in matchedAt and gatesAt; normalised for RFC mode (`rfc`) or in fetch form.
+ */
+// @ts-ignore: decorator
+@inline function requestPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, rfc: bool, scratch: usize): i32 {
+  findRequestPath(buf, start, limit, lines, mapped);
+  let len = pathEnd - pathStart;
+  matchedAt = buf + pathStart;
+  gatesAt = mapped ? pathStart : -1;
+  if (pathResolve != RESOLVE_NONE) {
+    len = pathResolve == RESOLVE_URL ? resolveUrl(matchedAt, len, scratch, rfc) : resolvePath(matchedAt, len, scratch, rfc);
+    matchedAt = scratch;
+    gatesAt = -1;
   } else if (pathNeedsSlash) {
-    store<u8>(scratch, 0x2f);
-    memory.copy(scratch + 1, path, n);
-    path = scratch;
-    len = n + 1;
+    matchedAt = slashFirst(matchedAt, len++, scratch);
     gatesAt = -1;
   }
-  return <i32>bestRule(table, path, len, gatesAt);
+  return len;
+}
+
+/** Writes '/' and the `len` bytes at `path` to `scratch`, and returns it. */
+// @ts-ignore: decorator
+@inline function slashFirst(path: usize, len: i32, scratch: usize): usize {
+  store<u8>(scratch, 0x2f);
+  memory.copy(scratch + 1, path, len);
+  return scratch;
 }
 
 /**
@@ -69,16 +98,16 @@ export function heapBase(): usize {
  * maps end.
  */
 // @ts-ignore: decorator
-@inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, maps: usize): usize {
+@inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, fetched: bool, maps: usize): usize {
   const size = <usize>mapBytes(len);
-  mapPathStops(buf, len, (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, lines, maps);
+  mapPathStops(buf, len, fetched || (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, lines, maps);
   mapKeyGates(table, buf, len, maps + size);
   return maps + 2 * size;
 }
 
 /** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */
-export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize): i32 {
-  return decide(table, url, 0, urlLen, false, false, scratch);
+export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize): i32 {
+  return decide(table, url, 0, urlLen, false, false, fetched, scratch);
 }
 
 // @ts-ignore: decorator
@@ -88,16 +117,16 @@ export function checkOne(table: usize, url: usize, urlLen: i32, scratch: usize):
 
 /**
  * Verdicts (1 allow, 0 disallow) for `count` URLs stored in base[0, bytes); `spans` holds a
- * (offset from base, length) pair of u32 per URL. `scratch` needs 3 * longest + 1 bytes, plus
- * bytes / 4 + 64 for the maps of the buffer.
+ * (offset from base, length) pair of u32 per URL; `fetched` as for decide. `scratch` needs
+ * urlScratchBytes(longest), plus bufferMapsBytes(bytes) for the maps of the buffer.
  */
-export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, scratch: usize): void {
+export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, fetched: bool, scratch: usize): void {
   // Mapped like a buffer of lines (see path.ts): a URL's path scan ends on a branch otherwise.
-  scratch = mapBuffer(table, base, bytes, false, scratch);
+  scratch = mapBuffer(table, base, bytes, false, fetched, scratch);
   for (let i = 0; i < count; i++) {
     const s = spans + (<usize>i << 3);
     const start = <i32>load<u32>(s);
-    const r = decide(table, base, start, start + <i32>load<u32>(s + 4), false, true, scratch);
+    const r = decide(table, base, start, start + <i32>load<u32>(s + 4), false, true, fetched, scratch);
     store<u8>(out + i, verdict(table, r));
   }
 }
@@ -124,17 +153,17 @@ function writeDecimal(at: usize, n: u32): i32 {
  * a final line without LF counts) and writes, by `mode` (LINES_* in layout.ts): a verdict byte
  * per line, the allowed lines themselves, or a report line per non-blank line. Returns the
  * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs a byte per
- * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` 3 * longest line + 1 bytes, plus
- * len / 4 + 64 for the maps of the lines.
+ * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` urlScratchBytes(longest line),
+ * plus bufferMapsBytes(len) for the maps of the lines.
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
-  scratch = mapBuffer(table, buf, len, true, scratch);
+  scratch = mapBuffer(table, buf, len, true, false, scratch);
   let count = 0;
   let at: usize = out;
   let disallowed = 0;
   let start = 0;
   while (start < len) {
-    const r = decide(table, buf, start, len, true, true, scratch);
+    const r = decide(table, buf, start, len, true, true, false, scratch);
     const lineEnd = urlEnd;
     if (mode == LINES_VERDICTS) {
       store<u8>(out + count, verdict(table, r));
@@ -177,18 +206,26 @@ export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i3
   return normalizeInto(src, len, dst, how);
 }
 
+/** pathOf's readings of a URL. */
+const PATH_REFERENCE = 0;
+const PATH_RFC = 1;
+
 /**
- * Writes the path of a URL the way a check sees it (extracted, and normalised when `rfc`) to
- * `dst` (3 * len + 1 bytes) and returns its length.
+ * Writes the path of a URL the way a check sees it to `dst` (4 * len + 8 bytes) and returns
+ * its length: the reference's (PATH_REFERENCE), the request path normalised for RFC mode
+ * (PATH_RFC), or the request path in fetch form (2).
  */
-export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
-  findPath(url, 0, len, rfc, false, false);
-  const n = pathEnd - pathStart;
-  let o = 0;
-  if (pathNeedsSlash) store<u8>(dst, 0x2f), (o = 1);
-  if (rfc) return o + normalizeInto(url + pathStart, n, dst + o, NORMALIZE_URL_RFC);
-  memory.copy(dst + o, url + pathStart, n);
-  return o + n;
+export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
+  let n: i32;
+  if (how == PATH_REFERENCE) {
+    findPath(url, 0, len, false, false);
+    n = pathEnd - pathStart;
+    matchedAt = pathNeedsSlash ? slashFirst(url + pathStart, n++, dst) : url + pathStart;
+  } else {
+    n = requestPath(url, 0, len, false, false, how == PATH_RFC, dst);
+  }
+  if (matchedAt != dst) memory.copy(dst, matchedAt, n);
+  return n;
 }
 
 export { lexLines } from './lex';

@@ -1,21 +1,32 @@
-// Percent-encoding normalisation of URL paths and rule patterns: the one implementation of it.
+// Percent-encoding normalisation of URL paths and queries and of rule patterns: the one
+// implementation of it.
 //
 // RFC mode (RFC 9309 2.2.2 Figure 4, 2.2.3 Figure 6; RFC 3986 6.2.2): %xx of an unreserved
 // byte is decoded, other %xx get uppercase hex, a '%' that starts no escape becomes %25,
 // bytes outside printable ASCII and the ASCII characters a URI never holds are encoded.
 // '*' and '$' in a URL are data, so they become %2A and %24; in a pattern '*' is the
-// wildcard and a final '$' the end anchor, and any other '$' is data (%24). URL and
+// wildcard and a final '$' the end anchor, and any other '$' is data (%24). A query's '\''
+// is %27, as a WHATWG client sends it, in a URL and after a pattern's first '?'. URL and
 // pattern then compare byte for byte, so equivalent URIs match the same rules.
 //
-// Google mode (patterns only; URLs are compared as given): %xx gets uppercase hex and every
-// byte >= 0x80 is encoded; nothing else changes.
+// Fetch form (google mode's URLs as a client sends them, see url.ts): only the bytes a WHATWG
+// URL parser percent-encodes in a path or a query are encoded; escapes stay as written.
+//
+// Google mode patterns: %xx gets uppercase hex and every byte >= 0x80 is encoded; nothing
+// else changes.
 
-import { byteClass, copyBytes, hexDigit, hexValue, CLASS_ENCODE, CLASS_HEX, CLASS_SPECIAL, CLASS_UNRESERVED } from './bytes';
-import { firstOf, SET_SPECIAL } from './scan';
+import {
+  byteClass, copyBytes, hexDigit, hexValue, CLASS_ENCODE, CLASS_FETCH_PATH, CLASS_FETCH_QUERY, CLASS_HEX, CLASS_SPECIAL,
+  CLASS_UNRESERVED,
+} from './bytes';
+import { findByte, firstOf, SET_SPECIAL } from './scan';
 
+/** A URL's path and query (or a part of them; its query starts at its first '?'), RFC mode. */
 export const NORMALIZE_URL_RFC: i32 = 0;
 export const NORMALIZE_PATTERN_RFC: i32 = 1;
 export const NORMALIZE_PATTERN_GOOGLE: i32 = 2;
+/** A URL's path and query (or a part of them), in fetch form. */
+export const NORMALIZE_URL_FETCH: i32 = 3;
 
 // @ts-ignore: decorator
 @inline function putEscape(dst: usize, o: i32, v: u32): i32 {
@@ -23,6 +34,12 @@ export const NORMALIZE_PATTERN_GOOGLE: i32 = 2;
   store<u8>(dst + o + 1, hexDigit(v >> 4));
   store<u8>(dst + o + 2, hexDigit(v));
   return o + 3;
+}
+
+/** Whether src[i] lies in a query: after the first '?' of src[0, len). Asked of rare bytes only. */
+// @ts-ignore: decorator
+@inline function inQuery(src: usize, i: i32): bool {
+  return findByte(src, 0, i, 0x3f) < i;
 }
 
 /**
@@ -34,14 +51,15 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     memory.copy(dst, src, len);
     return len;
   }
+  const fetchForm = how == NORMALIZE_URL_FETCH;
   let o = 0;
   let i = 0;
   while (i < len) {
     let c = <u32>load<u8>(src + i);
     let k = byteClass(c);
     if (how != NORMALIZE_PATTERN_GOOGLE && (k & CLASS_SPECIAL) == 0) {
-      // RFC modes leave every byte outside SET_SPECIAL as it is: a URL that needs
-      // normalisation mostly holds long runs of them around an escape or two.
+      // Every mode but google patterns leaves each byte outside SET_SPECIAL as it is: a URL
+      // that needs normalisation mostly holds long runs of them around an escape or two.
       const stop = firstOf(src, i, len, SET_SPECIAL);
       copyBytes(dst + o, src + i, stop - i);
       o += stop - i;
@@ -50,7 +68,10 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
       c = <u32>load<u8>(src + i);
       k = byteClass(c);
     }
-    if (c == 0x25) {
+    if (fetchForm) {
+      if ((k & (inQuery(src, i) ? CLASS_FETCH_QUERY : CLASS_FETCH_PATH)) != 0) o = putEscape(dst, o, c);
+      else store<u8>(dst + o++, <u8>c);
+    } else if (c == 0x25) {
       if (i + 2 < len && (byteClass(load<u8>(src + i + 1)) & byteClass(load<u8>(src + i + 2)) & CLASS_HEX) != 0) {
         const v = (hexValue(load<u8>(src + i + 1)) << 4) | hexValue(load<u8>(src + i + 2));
         i += 2;
@@ -75,6 +96,8 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     } else if (c == 0x24) {
       if (how == NORMALIZE_PATTERN_RFC && i == len - 1) store<u8>(dst + o++, 0x24);
       else o = putEscape(dst, o, c);
+    } else if (c == 0x27 && inQuery(src, i)) {
+      o = putEscape(dst, o, c);
     } else {
       store<u8>(dst + o++, <u8>c);
     }

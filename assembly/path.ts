@@ -1,22 +1,32 @@
-// URL -> path+params+query, the way the reference implementation does it (no URL parser):
-// a leading "//" is skipped; "://" is the scheme separator only when it comes before the
-// first '/', '?' or ';'; the path runs from the first '/', '?' or ';' after the authority to
-// the first '#'. The same scans tell whether the path needs RFC normalisation and, for a
-// buffer of lines, where the line ends.
+// URL -> the path (with params and query) that rules are matched against, in two readings.
+//
+// The reference's (google mode, findPath): no URL parser. A leading "//" is skipped; "://" is
+// the scheme separator only when it comes before the first '/', '?' or ';'; the path runs
+// from the first '/', '?' or ';' after the authority to the first '#'.
+//
+// The request path (RFC mode, and any mode's URLs a crawler is about to fetch:
+// findRequestPath): the path and query a WHATWG URL parser gives, which is what fetch() and
+// browsers request. Tabs and newlines are removed, '\\' is a '/', dot segments go, a query's
+// '\'' is sent as %27. A URL that needs none of that is read here by the scans alone; any
+// other is left to url.ts, which parses it in full.
 //
 // Each short scan ends on an unpredictable branch, which costs more than the bytes it reads,
 // so the common URL gets two: "http://" and "https://" are recognised by one 8-byte compare,
 // one scan finds the end of the host, and one finds the first byte in the path that ends it
-// or needs normalisation - in RFC mode an LF is such a byte, so that scan finds the line end
-// too. The results are left in globals because a function returns one value.
+// or needs more than the scan (RFC mode: normalisation or resolving; an LF is such a byte, so
+// that scan finds the line end too). The results are left in globals because a function
+// returns one value.
 //
 // In a buffer of many URLs (lines, or a batch stored one after another) the path scan, whose
 // length varies most, would still end on a branch per URL, so mapPathStops first marks the
-// bytes it stops at in one branch-free pass over the whole buffer (one bit per byte); findPath
-// then finds the stop with a shift and a count of trailing zeros. (The host scan stays a scan:
-// it is short, and marking the host bytes of every URL costs more than it saves.)
+// bytes it stops at in one branch-free pass over the whole buffer (one bit per byte); the
+// path scans then find the stop with a shift and a count of trailing zeros. (The host scan
+// stays a scan: it is short, and marking the host bytes of every URL costs more than it saves.)
 
-import { findByte, firstOf, markBlock, NIBBLE, setBits, nextMarked, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL } from './scan';
+import {
+  findByte, firstOf, markBlock, NIBBLE, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
+  SET_HASH_NUL_LF, SET_SPECIAL,
+} from './scan';
 
 /** Offset of the first path byte within the buffer. */
 export let pathStart: i32 = 0;
@@ -24,10 +34,18 @@ export let pathStart: i32 = 0;
 export let pathEnd: i32 = 0;
 /** The path is "/" followed by [pathStart, pathEnd): true when it starts with '?' or ';', or is empty. */
 export let pathNeedsSlash: bool = false;
-/** RFC mode: the path holds bytes that normalisation changes ('%', '*', '$', non-ASCII, ...). */
-export let pathNeedsNormalization: bool = false;
+/**
+ * Request paths: what url.ts must do before [pathStart, pathEnd) can be matched. RESOLVE_NONE:
+ * nothing (a slash first, with pathNeedsSlash); RESOLVE_PATH: it is the path and query of a
+ * URL whose start was read here (resolvePath); RESOLVE_URL: it is the whole URL (resolveUrl).
+ */
+export let pathResolve: i32 = 0;
 /** Where the URL ends: the LF that ends its line, or the limit. */
 export let urlEnd: i32 = 0;
+
+export const RESOLVE_NONE = 0;
+export const RESOLVE_PATH = 1;
+export const RESOLVE_URL = 2;
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://" little-endian
 const HTTP: u64 = 0x002f2f3a70747468; // "http://"
@@ -36,18 +54,67 @@ const SEVEN_BYTES: u64 = 0x00ffffffffffffff;
 /** Bit i set when byte i of the mapped buffer stops the path scan (see mapPathStops). */
 let pathStopMap: usize = 0;
 
+/** '.' and '/' in every lane, loaded once per scan (see scan.ts on v128 constants). */
+const DOTS = memory.data<u8>([46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46]);
+const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47]);
+
 /**
- * Marks the bytes of buf[0, len) that end a path or, in RFC mode, need normalisation
- * (SET_SPECIAL; in google mode SET_HASH_NUL, with LF for a buffer of `lines`), in a bitmap at
- * `map` (mapBytes(len) bytes), for the `mapped` findPath calls on that buffer that follow.
+ * Bit i set when byte i of `v` is '.' and the byte before it (byte i of `before`, the same
+ * bytes one position earlier) is '/': where a dot segment may start, which the request path
+ * scan must stop at ("/page.html" stops nowhere). `dots`, `slashes`: v128.load(DOTS), (SLASHES).
  */
-export function mapPathStops(buf: usize, len: i32, rfc: bool, lines: bool, map: usize): void {
+// @ts-ignore: decorator
+@inline function dotAfterSlash(v: v128, before: v128, dots: v128, slashes: v128): i32 {
+  return i8x16.bitmask(v128.and(i8x16.eq(v, dots), i8x16.eq(before, slashes)));
+}
+
+/**
+ * Marks the bytes of buf[0, len) where a path scan stops, in a bitmap at `map` (mapBytes(len)
+ * bytes), for the `mapped` scans on that buffer that follow: for request paths (`request`)
+ * the bytes that end a path or need normalisation (SET_SPECIAL) and the dots after a '/'; for
+ * google mode SET_HASH_NUL, with LF for a buffer of `lines`.
+ */
+export function mapPathStops(buf: usize, len: i32, request: bool, lines: bool, map: usize): void {
   pathStopMap = map;
-  const stops = rfc ? SET_SPECIAL : lines ? SET_HASH_NUL_LF : SET_HASH_NUL;
+  const stops = request ? SET_SPECIAL : lines ? SET_HASH_NUL_LF : SET_HASH_NUL;
   const lo = v128.load(stops);
   const hi = v128.load(stops + 16);
   const nibble = v128.load(NIBBLE);
-  for (let i = 0; i < len; i += 16) markBlock(map, i, setBits(v128.load(buf + i), lo, hi, nibble));
+  // The loop for each reading (the constant folds away in each). The byte before the buffer
+  // is read too (in bounds: the heap hands out no address below its base); a mark it makes
+  // stops no scan, since no path starts at a buffer's first byte's predecessor.
+  if (request) {
+    const dots = v128.load(DOTS);
+    const slashes = v128.load(SLASHES);
+    // 32 bytes a step: the loop's own work is a good part of a step's (mapBytes leaves room).
+    for (let i = 0; i < len; i += 32) {
+      const v = v128.load(buf + i);
+      const w = v128.load(buf + i + 16);
+      const low = setBits(v, lo, hi, nibble) | dotAfterSlash(v, v128.load(buf + i - 1), dots, slashes);
+      const high = setBits(w, lo, hi, nibble) | dotAfterSlash(w, v128.load(buf + i + 15), dots, slashes);
+      store<u32>(map + (<usize>i >>> 3), <u32>low | (<u32>high << 16));
+    }
+  } else {
+    for (let i = 0; i < len; i += 16) markBlock(map, i, setBits(v128.load(buf + i), lo, hi, nibble));
+  }
+}
+
+/** Index of the first byte of p[from, end) that stops a request path scan (see mapPathStops), or end. */
+function requestPathStop(p: usize, from: i32, end: i32): i32 {
+  const lo = v128.load(SET_SPECIAL);
+  const hi = v128.load(SET_SPECIAL + 16);
+  const nibble = v128.load(NIBBLE);
+  const dots = v128.load(DOTS);
+  const slashes = v128.load(SLASHES);
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const m = setBits(v, lo, hi, nibble) | dotAfterSlash(v, v128.load(p + i - 1), dots, slashes);
+    if (m != 0) {
+      const found = i + ctz(m);
+      return found < end ? found : end;
+    }
+  }
+  return end;
 }
 
 /** The URL starting at `start` has no path: it is "/". */
@@ -55,20 +122,13 @@ function setNoPath(start: i32): void {
   pathStart = start;
   pathEnd = start;
   pathNeedsSlash = true;
-  pathNeedsNormalization = false;
+  pathResolve = RESOLVE_NONE;
 }
 
 /** The first '/', '?', ';' or '#' at or after `from` (or LF, with `lines`), or the limit. */
 // @ts-ignore: decorator
 @inline function delimiter(buf: usize, from: i32, limit: i32, lines: bool): i32 {
   return firstOf(buf, from, limit, lines ? SET_DELIMITER_LF : SET_DELIMITER);
-}
-
-/** The first byte at or after `from` that ends the path or, in RFC mode, needs normalisation. */
-// @ts-ignore: decorator
-@inline function pathStop(buf: usize, from: i32, limit: i32, rfc: bool, mapped: bool): i32 {
-  if (mapped) return nextMarked(pathStopMap, from, limit);
-  return firstOf(buf, from, limit, rfc ? SET_SPECIAL : SET_HASH_NUL);
 }
 
 /** Position of the LF that ends the line at or after `from` (or the limit). */
@@ -78,14 +138,14 @@ function setNoPath(start: i32): void {
 }
 
 /**
- * Locates the path of the URL at buf[start, ...). With `lines`, the URL ends at the next LF
- * (or the limit) and a CR before that LF belongs to the line end; otherwise it ends at the
- * limit and an LF is an ordinary byte. Google mode (`rfc` false) ends the path at a NUL byte
- * too, as the reference's C strings do. `mapped`: positions are offsets in the buffer the last
- * mapPathStops call mapped (always so with `lines`).
+ * Locates the path of the URL at buf[start, ...) as the reference does (google mode). With
+ * `lines`, the URL ends at the next LF (or the limit) and a CR before that LF belongs to the
+ * line end; otherwise it ends at the limit and an LF is an ordinary byte. The path ends at a
+ * NUL byte too, as the reference's C strings do. `mapped`: positions are offsets in the buffer
+ * the last mapPathStops call mapped (always so with `lines`).
  */
 // @ts-ignore: decorator
-@inline export function findPath(buf: usize, start: i32, limit: i32, rfc: bool, lines: bool, mapped: bool): void {
+@inline export function findPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool): void {
   // The authority ends at the first '/', '?', ';' or '#' after it (or the line end).
   let pathAt: i32;
   const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
@@ -115,39 +175,99 @@ function setNoPath(start: i32): void {
   }
   pathStart = pathAt;
   pathNeedsSlash = c != 0x2f;
-  pathNeedsNormalization = false;
-  if (!rfc) {
-    const stop = pathStop(buf, pathAt, limit, false, mapped);
-    const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
-    if (s == 0x0a) {
-      // Google mode does not stop at CR: drop one that ends the line.
-      pathEnd = lines && stop > pathAt && load<u8>(buf + stop - 1) == 0x0d ? stop - 1 : stop;
-      urlEnd = stop;
-    } else {
-      pathEnd = stop;
-      urlEnd = lineEnd(buf, stop, limit, lines);
-    }
-    return;
-  }
-  // RFC: the first byte that ends the path or needs normalisation (LF and CR are such bytes).
-  const stop = pathStop(buf, pathAt, limit, true, mapped);
+  pathResolve = RESOLVE_NONE;
+  const stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : firstOf(buf, pathAt, limit, SET_HASH_NUL);
   const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
-  if (lines && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
+  if (s == 0x0a) {
+    // Google mode does not stop at CR: drop one that ends the line.
+    pathEnd = lines && stop > pathAt && load<u8>(buf + stop - 1) == 0x0d ? stop - 1 : stop;
+    urlEnd = stop;
+  } else {
+    pathEnd = stop;
+    urlEnd = lineEnd(buf, stop, limit, lines);
+  }
+}
+
+/** The whole URL at buf[start, ...) is left to resolveUrl (url.ts). */
+// @ts-ignore: decorator
+@inline function resolveWhole(buf: usize, start: i32, limit: i32, lines: bool): void {
+  const end = lineEnd(buf, start, limit, lines);
+  pathStart = start;
+  pathEnd = end;
+  urlEnd = end;
+  pathNeedsSlash = false;
+  pathResolve = RESOLVE_URL;
+}
+
+/** Where an http(s) URL's host starts, when it starts with lowercase "http://" or "https://"; else -1. */
+// @ts-ignore: decorator
+@inline function hostStart(buf: usize, start: i32, limit: i32): i32 {
+  const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
+  if (start + 8 <= limit && head == HTTPS) return start + 8;
+  if (start + 7 <= limit && (head & SEVEN_BYTES) == HTTP) return start + 7;
+  return -1;
+}
+
+/**
+ * Locates the request path of the URL at buf[start, ...) (see the top of this file), or
+ * leaves it to url.ts (pathResolve). Read here: "http://" or "https://" and a host of no tab,
+ * newline or '\\', or a path of one leading '/'; then a path with no byte that needs
+ * normalisation and no "/." in it. `lines` and `mapped` as for findPath.
+ */
+// @ts-ignore: decorator
+@inline export function findRequestPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool): void {
+  let pathAt = start;
+  const host = hostStart(buf, start, limit);
+  if (host >= 0) {
+    pathAt = firstOf(buf, host, limit, SET_AUTHORITY_END);
+    const c = pathAt < limit ? load<u8>(buf + pathAt) : 0x0a;
+    if (pathAt == host) {
+      // No host ("http:///x"): the parser skips the slashes and takes the next name.
+      resolveWhole(buf, start, limit, lines);
+      return;
+    }
+    if (c == 0x23 || (c == 0x0a && (lines || pathAt == limit))) {
+      setNoPath(start);
+      urlEnd = c == 0x0a ? pathAt : lineEnd(buf, pathAt, limit, lines);
+      return;
+    }
+    if (c != 0x2f && c != 0x3f) {
+      // '\\', a tab or a newline in the authority.
+      resolveWhole(buf, start, limit, lines);
+      return;
+    }
+    pathNeedsSlash = c == 0x3f;
+  } else {
+    // A path: one '/' first ("//host" and "/\\host" name a host, and so may "/\t/host" once
+    // the tab is removed).
+    const second = start + 1 < limit ? load<u8>(buf + start + 1) : 0x61;
+    if (start >= limit || load<u8>(buf + start) != 0x2f || second == 0x2f || second == 0x5c || second == 0x09 || second == 0x0a || second == 0x0d) {
+      resolveWhole(buf, start, limit, lines);
+      return;
+    }
+    pathNeedsSlash = false;
+  }
+  pathStart = pathAt;
+  pathResolve = RESOLVE_NONE;
+  // The first byte that ends the path or needs more than this scan (LF and CR are such bytes).
+  const stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : requestPathStop(buf, pathAt, limit);
+  const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
+  // The path ends here, unless its last byte is a '?' with no query after it, which a fetch drops.
+  const emptyQuery = stop > pathAt && load<u8>(buf + stop - 1) == 0x3f;
+  if (lines && !emptyQuery && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
     pathEnd = stop;
     urlEnd = s == 0x0a ? stop : stop + 1;
     return;
   }
-  if (stop == limit || s == 0x23) {
+  if (!emptyQuery && (stop == limit || s == 0x23)) {
     pathEnd = stop;
     urlEnd = lineEnd(buf, stop, limit, lines);
     return;
   }
-  // Normalisation needed; the path ends at '#' or the line end (without a CR before its LF).
-  // Search for '#' within the line only: a buffer of lines may be long.
-  pathNeedsNormalization = true;
+  // url.ts reads the rest, to the line end ('#' and a CR before the LF included).
   const last = lineEnd(buf, stop, limit, lines);
-  let end = findByte(buf, stop, last, 0x23);
-  if (lines && end == last && end > stop && load<u8>(buf + end - 1) == 0x0d) end--;
-  pathEnd = end;
+  pathEnd = last;
   urlEnd = last;
+  pathNeedsSlash = false;
+  pathResolve = RESOLVE_PATH;
 }

@@ -121,6 +121,17 @@ export const SET_HASH_NUL_LF = memory.data(32);
 export const SET_DELIMITER = memory.data(32);
 /** The same and LF, in a buffer of lines. */
 export const SET_DELIMITER_LF = memory.data(32);
+/**
+ * Where a request path's authority ends ('/', '?', '#', and '\\' for http(s)), and the bytes a
+ * WHATWG parser removes (tab, LF, CR): the bytes that end an http(s) authority or a segment.
+ */
+export const SET_AUTHORITY_END = memory.data(32);
+/** '/', '?' and '#': where the authority or a segment of a URL of another scheme ends. */
+export const SET_OTHER_AUTHORITY_END = memory.data(32);
+/** '?' and '#': where a URL's path ends. */
+export const SET_PATH_END = memory.data(32);
+/** Tab, LF and CR: the bytes a WHATWG URL parser removes wherever they are. */
+export const SET_TAB_NEWLINE = memory.data(32);
 /** Space and tab. */
 export const SET_BLANK = memory.data(32);
 /** ASCII whitespace as C's isspace() sees it: space and 0x09-0x0d. */
@@ -139,6 +150,10 @@ const HASH_NUL = memory.data<u8>([0x23, 0x00]);
 const HASH_NUL_LF = memory.data<u8>([0x23, 0x00, 0x0a]);
 const DELIMITER = memory.data<u8>([0x2f, 0x3f, 0x3b, 0x23]);
 const DELIMITER_LF = memory.data<u8>([0x2f, 0x3f, 0x3b, 0x23, 0x0a]);
+const AUTHORITY_END = memory.data<u8>([0x2f, 0x3f, 0x23, 0x5c, 0x09, 0x0a, 0x0d]);
+const OTHER_AUTHORITY_END = memory.data<u8>([0x2f, 0x3f, 0x23]);
+const PATH_END = memory.data<u8>([0x3f, 0x23]);
+const TAB_NEWLINE = memory.data<u8>([0x09, 0x0a, 0x0d]);
 const BLANK = memory.data<u8>([0x20, 0x09]);
 const SPACE = memory.data<u8>([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
 
@@ -155,6 +170,10 @@ export function initScanSets(): void {
   setOf(SET_HASH_NUL_LF, HASH_NUL_LF, 3);
   setOf(SET_DELIMITER, DELIMITER, 4);
   setOf(SET_DELIMITER_LF, DELIMITER_LF, 5);
+  setOf(SET_AUTHORITY_END, AUTHORITY_END, 7);
+  setOf(SET_OTHER_AUTHORITY_END, OTHER_AUTHORITY_END, 3);
+  setOf(SET_PATH_END, PATH_END, 2);
+  setOf(SET_TAB_NEWLINE, TAB_NEWLINE, 3);
   setOf(SET_BLANK, BLANK, 2);
   setOf(SET_SPACE, SPACE, 6);
   memory.fill(ROWS, 0, 64);

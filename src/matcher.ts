@@ -10,7 +10,7 @@ import {
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { bufferMapsBytes, kernel, SCRATCH_KEPT_BYTES } from './wasm/kernel.js';
+import { bufferMapsBytes, kernel, SCRATCH_KEPT_BYTES, urlScratchBytes } from './wasm/kernel.js';
 import { asciiString } from './wasm/strings.js';
 import type { PackedUrls } from './wasm/batch.js';
 
@@ -148,14 +148,15 @@ export class Matcher {
 
   /**
    * Internal: the strength number of the deciding rule for `url`, RESULT_NO_MATCH, or
-   * RESULT_ROBOTS_TXT.
+   * RESULT_ROBOTS_TXT. `fetched`: match the path a fetch of `url` requests in google mode too
+   * (RFC mode always does).
    */
-  decide(url: string): number {
+  decide(url: string, fetched = false): number {
     requireString(url, 'url');
     const table = this.#table();
     const k = kernel();
     const length = k.encodeUrl(url);
-    const result = k.fn.checkOne(table, k.urlAt, length, k.urlScratchAt);
+    const result = k.fn.checkOne(table, k.urlAt, length, fetched ? 1 : 0, k.urlScratchAt);
     // A huge URL's scratch is not kept.
     k.trimScratch(SCRATCH_KEPT_BYTES);
     return result;
@@ -187,9 +188,20 @@ export class Matcher {
 
   /** May the agent fetch `url` (a full URL or a path)? */
   isAllowed(url: string): boolean {
-    const r = this.decide(url);
-    if (r < 0) return true;
-    return (this.#kindOf(r) & KIND_ALLOW_BIT) !== 0;
+    return this.#allows(this.decide(url));
+  }
+
+  /**
+   * Internal (RobotsCache): isAllowed for a URL about to be fetched, matched as the path the
+   * fetch requests in either mode.
+   * @internal
+   */
+  isAllowedAsFetched(url: string): boolean {
+    return this.#allows(this.decide(url, true));
+  }
+
+  #allows(r: number): boolean {
+    return r < 0 || (this.#kindOf(r) & KIND_ALLOW_BIT) !== 0;
   }
 
   /** The verdict for `url` and the compiled rule that decided it. */
@@ -209,11 +221,21 @@ export class Matcher {
   }
 
   /**
+   * Internal (RobotsCache): checkMany for URLs about to be fetched (see isAllowedAsFetched).
+   * @internal
+   */
+  checkManyAsFetched(urls: readonly string[]): Uint8Array {
+    const out = new Uint8Array(urls.length);
+    this.checkRangeInto(urls, 0, urls.length, out, true);
+    return out;
+  }
+
+  /**
    * checkMany for urls[from, to), with the verdicts written to out[from, to). Internal: what
    * RobotsPool checks on the calling thread while its workers are busy.
    * @internal
    */
-  checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array): void {
+  checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array, fetched = false): void {
     const table = this.#table();
     const k = kernel();
     const batch = k.batch();
@@ -222,11 +244,11 @@ export class Matcher {
       const count = batch.fill(urls, i, to);
       if (count === 0) {
         // One URL longer than a whole batch: checked alone with a scratch block of its size.
-        out[i] = this.isAllowed(urls[i]) ? 1 : 0;
+        out[i] = this.#allows(this.decide(urls[i], fetched)) ? 1 : 0;
         i++;
         continue;
       }
-      k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, batch.scratchAt);
+      k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt);
       out.set(k.u8.subarray(batch.outAt, batch.outAt + count), i);
       i += count;
     }
@@ -244,12 +266,12 @@ export class Matcher {
     let longest = 0;
     for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
     // urls | spans | verdicts | maps of the urls and normalisation scratch, each with scan slack
-    const bytesAt = k.scratch(bytes.length + count * 9 + bufferMapsBytes(bytes.length) + 3 * longest + 128);
+    const bytesAt = k.scratch(bytes.length + count * 9 + bufferMapsBytes(bytes.length) + urlScratchBytes(longest) + 128);
     const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
     const outAt = spansAt + count * 8;
     k.u8.set(bytes, bytesAt);
     new Uint32Array(k.u8.buffer, spansAt, count * 2).set(spans);
-    k.fn.checkSpans(table, bytesAt, bytes.length, spansAt, count, outAt, outAt + count + 32);
+    k.fn.checkSpans(table, bytesAt, bytes.length, spansAt, count, outAt, 0, outAt + count + 32);
     const verdicts = k.u8.slice(outAt, outAt + count);
     k.trimScratch(CHUNK_BYTES * 8);
     return verdicts;
@@ -302,7 +324,7 @@ export class Matcher {
       // allowed lines, or the lines with what a report adds to each.
       const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
       // buffer | output | maps of the lines and normalisation scratch, each with scan slack
-      const bufAt = k.scratch(size + outBytes + bufferMapsBytes(size) + 3 * size + 128);
+      const bufAt = k.scratch(size + outBytes + bufferMapsBytes(size) + urlScratchBytes(size) + 128);
       const outAt = (bufAt + size + 32 + 3) & ~3;
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);

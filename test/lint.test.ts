@@ -38,6 +38,12 @@ describe('lintRobotsTxt', () => {
     ]);
   });
 
+  it('rfc mode: a pattern whose path has a dot segment or a backslash, which no fetched path has', () => {
+    const body = 'User-agent: *\nDisallow: /a/../b\nDisallow: /a/./\nDisallow: /a/%2E%2e$\nDisallow: /a\\b\nDisallow: /a..b/.c\nDisallow: /x?y=/../z\n';
+    expect(codes(body)).toEqual(['2 warning dot-segment', '3 warning dot-segment', '4 warning dot-segment', '5 warning dot-segment']);
+    expect(codes(body, { mode: 'google' })).toEqual([]);
+  });
+
   it('bytes: invalid UTF-8, over-long lines, the parse limit', () => {
     const bytes = new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 0x0a, ...new TextEncoder().encode(`Disallow: /${'x'.repeat(20_000)}\nDisallow: /last\n`)]);
     expect(codes(bytes)).toEqual(['2 warning invalid-utf8', '3 warning line-too-long']);

@@ -171,7 +171,7 @@ export class RobotsCache {
     const ready = await Promise.all([...byOrigin.keys()].map((origin) => this.#readyNow(origin)));
     let g = 0;
     for (const indices of byOrigin.values()) {
-      const answers = this.#matcher(ready[g++]).checkMany(indices.map((i) => urls[i]));
+      const answers = this.#matcher(ready[g++]).checkManyAsFetched(indices.map((i) => urls[i]));
       for (let k = 0; k < indices.length; k++) verdicts[indices[k]] = answers[k];
     }
     return verdicts;
@@ -292,8 +292,9 @@ export class RobotsCache {
     return entry.matcher;
   }
 
+  /** The verdict for a URL the crawler will fetch: matched as the path the fetch requests, in either mode. */
   #verdict(entry: Entry, url: string): boolean {
-    return this.#matcher(entry).isAllowed(url);
+    return this.#matcher(entry).isAllowedAsFetched(url);
   }
 
   /** The origin's entry when its result is fresh, else the promise of its refresh. */

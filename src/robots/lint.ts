@@ -33,10 +33,20 @@ function isValidUtf8(bytes: Uint8Array): boolean {
 }
 
 /**
+ * Whether a pattern's path (before its '?') holds what a fetched path never does: a dot
+ * segment (".", "..", with dots also as %2e) followed by '/' or ending it, or a '\\'.
+ */
+function hasUnfetchablePath(pattern: string): boolean {
+  const query = pattern.indexOf('?');
+  const path = query >= 0 ? pattern.slice(0, query) : pattern;
+  return path.includes('\\') || /(^|\/)(\.|%2e){1,2}(\/|\$?$)/i.test(path);
+}
+
+/**
  * Diagnostics for a robots.txt body, by line: lenient spellings, lines without a colon or
  * without a key, rules outside any group, invalid product tokens, patterns that do not start
- * with '/' or '*', '$' before the end, bytes past the parse limit, invalid UTF-8, over-long
- * lines, duplicate rules and rules that can never decide.
+ * with '/' or '*', '$' before the end, dot segments a fetched path never has, bytes past the
+ * parse limit, invalid UTF-8, over-long lines, duplicate rules and rules that can never decide.
  */
 export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
   const resolved = resolveParseOptions(options);
@@ -83,6 +93,9 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
       if (value !== '' && value[0] !== '/' && value[0] !== '*') add(l.number, 'warning', 'pattern-start', `"${value}" does not start with '/' or '*'; crawlers may read it differently`);
       const dollar = value.indexOf('$');
       if (dollar >= 0 && dollar < value.length - 1) add(l.number, 'warning', 'dollar-not-at-end', `'$' only anchors at the end of a pattern; in "${value}" it is an ordinary character`);
+      if (resolved.mode === 'rfc' && hasUnfetchablePath(value)) {
+        add(l.number, 'warning', 'dot-segment', `"${value}" has a dot segment or a '\\' in its path, which no fetched path has (a fetch resolves them): that part never matches`);
+      }
     }
   });
 

@@ -10,14 +10,19 @@ import { asciiString } from '../wasm/strings.js';
 const NORMALIZE_PATTERN_RFC = 1;
 const NORMALIZE_PATTERN_GOOGLE = 2;
 
+/** The kernel's pathOf readings of a URL (assembly/index.ts). */
+const PATH_REFERENCE = 0;
+const PATH_RFC = 1;
+const PATH_FETCH = 2;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function pathBytes(url: string, rfc: boolean): Uint8Array {
+function pathBytes(url: string, how: number): Uint8Array {
   requireString(url, 'url');
   const k = kernel();
   const length = k.encodeUrl(url);
-  const n = k.fn.pathOf(k.urlAt, length, rfc ? 1 : 0, k.urlScratchAt);
+  const n = k.fn.pathOf(k.urlAt, length, how, k.urlScratchAt);
   const path = k.u8.slice(k.urlScratchAt, k.urlScratchAt + n);
   k.trimScratch(SCRATCH_KEPT_BYTES);
   return path;
@@ -28,20 +33,31 @@ function pathBytes(url: string, rfc: boolean): Uint8Array {
  * normalisation): `http://a.b/c?d#e` -> `/c?d`, `a.b` -> `/`.
  */
 export function getPathParamsQuery(url: string): string {
-  return decoder.decode(pathBytes(url, false));
+  return decoder.decode(pathBytes(url, PATH_REFERENCE));
 }
 
 /**
- * The path of a URL as the matcher compares it: in RFC mode percent-encoding is normalised
- * (RFC 9309 2.2.2); in google mode it is the raw path, cut at a NUL byte.
+ * The path of a URL as the matcher compares it: in RFC mode, the path and query a fetch of
+ * the URL requests (tabs and newlines removed, '\\' read as '/', dot segments resolved), with
+ * RFC 9309 2.2.2's percent-encoding normalisation; in google mode the raw path, cut at a NUL
+ * byte.
  */
 export function normalizePath(url: string, mode: Mode = 'rfc'): string {
-  const bytes = pathBytes(url, mode === 'rfc');
+  const bytes = pathBytes(url, mode === 'rfc' ? PATH_RFC : PATH_REFERENCE);
   if (mode === 'google') {
     const nul = bytes.indexOf(0);
     return decoder.decode(nul >= 0 ? bytes.subarray(0, nul) : bytes);
   }
   return decoder.decode(bytes);
+}
+
+/**
+ * The path and query a WHATWG-conformant client (fetch, browsers) requests for `url`, as
+ * `new URL(url).pathname + search` gives them for an http(s) URL, and as resolved against an
+ * http origin for a path: what RobotsCache matches in google mode. Internal.
+ */
+export function requestPath(url: string): string {
+  return decoder.decode(pathBytes(url, PATH_FETCH));
 }
 
 /**

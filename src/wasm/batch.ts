@@ -12,7 +12,7 @@
 // of the batch added 2-4 ns per URL (256 URLs: 27 ns; 1,024: 21 ns).
 
 import { requireString } from '../args.js';
-import { bufferMapsBytes, type Kernel } from './kernel.js';
+import { bufferMapsBytes, urlScratchBytes, type Kernel } from './kernel.js';
 
 /** URLs per kernel call, at most: enough that the length limit below usually ends a batch. */
 export const BATCH_URLS = 2048;
@@ -44,11 +44,11 @@ export class BatchArea {
 
   constructor(private readonly kernel: Kernel) {
     // The transcoder reads 62 bytes past the units and writes 31 past the bytes; a unit is at
-    // most 3 bytes of UTF-8. The scratch holds checkSpans' maps of the batch's UTF-8, then what
-    // normalisation writes: up to 3 bytes per byte, plus a '/'.
+    // most 3 bytes of UTF-8. The scratch holds checkSpans' maps of the batch's UTF-8, then
+    // what resolving a URL of them needs.
     const unitsBytes = BATCH_UNITS * 2 + 64;
     const utf8Bytes = BATCH_UNITS * 3 + 32;
-    const scratchBytes = bufferMapsBytes(utf8Bytes) + 9 * BATCH_UNITS + 16;
+    const scratchBytes = bufferMapsBytes(utf8Bytes) + urlScratchBytes(BATCH_UNITS * 3) + 16;
     const size = unitsBytes + BATCH_URLS * 4 + utf8Bytes + BATCH_URLS * 8 + BATCH_URLS + scratchBytes;
     this.unitsAt = kernel.heap.alloc(size);
     this.endsAt = this.unitsAt + unitsBytes;

@@ -10,13 +10,13 @@ import { Heap, type HeapStats } from './memory.js';
 export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
-  checkOne(table: number, url: number, urlLen: number, scratch: number): number;
-  checkSpans(table: number, base: number, bytes: number, spans: number, count: number, out: number, scratch: number): void;
+  checkOne(table: number, url: number, urlLen: number, fetched: number, scratch: number): number;
+  checkSpans(table: number, base: number, bytes: number, spans: number, count: number, out: number, fetched: number, scratch: number): void;
   checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number): number;
   linesDisallowed(): number;
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
-  pathOf(url: number, len: number, rfc: number, dst: number): number;
+  pathOf(url: number, len: number, how: number, dst: number): number;
   lexLines(buf: number, len: number, from: number, cap: number, out: number, maxLines: number): number;
   lexNext(): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, out: number): number;
@@ -51,6 +51,14 @@ const encoder = new TextEncoder();
  * they do not take turns growing and freeing the block.
  */
 export const SCRATCH_KEPT_BYTES = 8 << 20;
+
+/**
+ * Scratch bytes the kernel needs to resolve and normalise a `len`-byte URL (assembly/url.ts):
+ * up to three bytes per byte, and above them the URL with its tabs and newlines removed.
+ */
+export function urlScratchBytes(len: number): number {
+  return 4 * len + 8;
+}
 
 /**
  * Scratch bytes that checkSpans and checkLines map a `len`-byte buffer into (assembly/index.ts,
@@ -139,12 +147,11 @@ export class Kernel {
 
   /**
    * Encodes `url` as UTF-8 at urlAt (the scratch block) for a single-URL kernel call and
-   * returns its length; urlScratchAt has room for its normalisation (3 bytes per byte, plus a
-   * leading '/').
+   * returns its length; urlScratchAt has the room the kernel needs to resolve it.
    */
   encodeUrl(url: string): number {
     const room = url.length * 3; // the longest UTF-8 of url.length UTF-16 units
-    const view = this.scratchView(room * 4 + 16);
+    const view = this.scratchView(room + urlScratchBytes(room) + 16);
     this.urlAt = view.byteOffset;
     this.urlScratchAt = view.byteOffset + room;
     return encoder.encodeInto(url, view).written;

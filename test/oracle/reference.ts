@@ -15,7 +15,9 @@
  *    (see shared/docs/google-semantics.md).
  *  - 'rfc' (default): the same, except where RFC 9309 says otherwise
  *    (agent product token, percent-encoding normalisation, /robots.txt always
- *    allowed, no line cap, no index.htm quirk).
+ *    allowed, no line cap, no index.htm quirk), and with the path a WHATWG URL
+ *    parser gives for the URL (what a fetch requests) instead of the
+ *    reference's path extraction.
  */
 
 export type OracleMode = 'google' | 'rfc';
@@ -37,6 +39,8 @@ const DOLLAR = 0x24;
 const SLASH = 0x2f;
 const QUESTION = 0x3f;
 const SEMICOLON = 0x3b;
+const APOSTROPHE = 0x27;
+const BACKSLASH = 0x5c;
 
 const BOM = [0xef, 0xbb, 0xbf];
 
@@ -346,6 +350,9 @@ function rfcNormalise(bytes: Uint8Array, isPattern: boolean): Uint8Array {
     } else if (b === DOLLAR) {
       if (isPattern && i === bytes.length - 1) out.push(DOLLAR);
       else out.pushEscaped(DOLLAR);
+    } else if (b === APOSTROPHE && i > indexOfByte(bytes, QUESTION) && indexOfByte(bytes, QUESTION) >= 0) {
+      // A WHATWG client sends a query's ' as %27; a pattern's query is read the same way.
+      out.pushEscaped(b);
     } else if (mustEncode(b)) {
       out.pushEscaped(b);
     } else {
@@ -379,6 +386,85 @@ export function referencePath(url: Uint8Array): Uint8Array {
   if (hash >= 0 && hash < pathStart) return ascii('/');
   const path = url.subarray(pathStart, hash < 0 ? url.length : hash);
   return path[0] === SLASH ? path.slice() : concat(ascii('/'), path);
+}
+
+/**
+ * The path and query a WHATWG URL parser gives for `url` (new URL(url).pathname + search),
+ * written out step by step on bytes: tab/LF/CR removed, C0 and space trimmed, the scheme,
+ * '\\' as '/' for http(s)-like URLs, the authority skipped, dot segments removed segment by
+ * segment, the fragment and an empty query dropped. Input without a scheme is a path when it starts with one
+ * slash, a host after two, and otherwise a host as the reference reads it. Percent-encoding
+ * is left to rfcNormalise.
+ */
+export function requestPath(url: Uint8Array): Uint8Array {
+  let bytes = Array.from(url).filter((b) => b !== TAB && b !== LF && b !== CR);
+  while (bytes.length > 0 && bytes[0]! <= SPACE) bytes.shift();
+  while (bytes.length > 0 && bytes[bytes.length - 1]! <= SPACE) bytes.pop();
+  const colon = bytes.indexOf(COLON);
+  const isSchemeByte = (b: number, i: number) => /[A-Za-z]/.test(String.fromCharCode(b)) || (i > 0 && /[0-9+.-]/.test(String.fromCharCode(b)));
+  const scheme = colon > 0 && bytes.slice(0, colon).every(isSchemeByte) ? [asText(bytes.slice(0, colon + 1)), asText(bytes.slice(0, colon))] : null;
+  const isSlash = (b: number | undefined, special: boolean) => b === SLASH || (special && b === BACKSLASH);
+  let special = true;
+  let rest: number[];
+  if (scheme && ['http', 'https', 'ws', 'wss', 'ftp'].includes(scheme[1]!.toLowerCase())) {
+    rest = bytes.slice(scheme[0].length);
+    while (isSlash(rest[0], true)) rest.shift();
+    rest = afterAuthority(rest, true);
+  } else if (scheme && startsWithText(bytes.slice(scheme[0].length), '//')) {
+    special = false;
+    rest = afterAuthority(bytes.slice(scheme[0].length + 2), false);
+  } else if (isSlash(bytes[0], true) && isSlash(bytes[1], true)) {
+    rest = bytes.slice();
+    while (isSlash(rest[0], true)) rest.shift();
+    rest = afterAuthority(rest, true);
+  } else if (isSlash(bytes[0], true) || bytes[0] === QUESTION || bytes[0] === HASH) {
+    rest = bytes;
+  } else {
+    rest = afterAuthority(bytes, true);
+  }
+  const hash = rest.indexOf(HASH);
+  if (hash >= 0) rest = rest.slice(0, hash);
+  const question = rest.indexOf(QUESTION);
+  const pathPart = question >= 0 ? rest.slice(0, question) : rest;
+  // An empty query is none: new URL(...).search is "" for "/a?".
+  const query = question >= 0 && question < rest.length - 1 ? rest.slice(question) : [];
+  // Segments after the leading slash; a separator is '/' (and '\\' when special).
+  const segments: number[][] = [[]];
+  for (let i = isSlash(pathPart[0], special) ? 1 : 0; i < pathPart.length; i++) {
+    if (isSlash(pathPart[i], special)) segments.push([]);
+    else segments[segments.length - 1]!.push(pathPart[i]!);
+  }
+  const out: number[][] = [];
+  segments.forEach((segment, i) => {
+    const last = i === segments.length - 1;
+    // The dot segments are ".", "..", with any dot written %2e or %2E.
+    const word = segment.length > 6 ? '' : String.fromCharCode(...segment).toLowerCase().replaceAll('%2e', '.');
+    if (word === '..') {
+      out.pop();
+      if (last) out.push([]);
+    } else if (word === '.') {
+      if (last) out.push([]);
+    } else {
+      out.push(segment);
+    }
+  });
+  return Uint8Array.from([SLASH, ...out.flatMap((segment, i) => (i === 0 ? segment : [SLASH, ...segment])), ...query]);
+}
+
+function asText(bytes: number[]): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 4096) text += String.fromCharCode(...bytes.slice(i, i + 4096));
+  return text;
+}
+
+function startsWithText(bytes: number[], prefix: string): boolean {
+  return String.fromCharCode(...bytes.slice(0, prefix.length)) === prefix;
+}
+
+/** The bytes from where the authority at the start of `bytes` ends. */
+function afterAuthority(bytes: number[], special: boolean): number[] {
+  const end = bytes.findIndex((b) => b === SLASH || b === QUESTION || b === HASH || (special && b === BACKSLASH));
+  return end < 0 ? [] : bytes.slice(end);
 }
 
 // ---------------------------------------------------------------------------
@@ -550,9 +636,8 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** URL → the path bytes the patterns are compared with, per mode. */
 function comparablePath(url: Uint8Array, mode: OracleMode): Uint8Array {
-  const path = referencePath(url);
   // Google keeps the path in a C string; rfc mode encodes NUL instead.
-  return mode === 'google' ? cutAtNul(path) : rfcNormalise(path, false);
+  return mode === 'google' ? cutAtNul(referencePath(url)) : rfcNormalise(requestPath(url), false);
 }
 
 // ---------------------------------------------------------------------------

@@ -11,8 +11,13 @@ export function pick<T>(next: Rng, items: readonly T[]): T {
   return items[Math.floor(next() * items.length)];
 }
 
-// Small alphabets make matches, near misses and shared prefixes likely.
-const PATH_BYTES = ['/', 'a', 'b', '.', '?', '=', '%', '2', 'F', 'f', '$', '*', 'é', ' ', '~', '%41', '%2f', ';'];
+// Small alphabets make matches, near misses and shared prefixes likely. Paths also hold what a
+// URL parser rewrites: dot segments (with %2e dots), '\\', tab and CR, a query's "'" (no LF:
+// the paths are joined into lines too).
+const PATH_BYTES = [
+  '/', 'a', 'b', '.', '?', '=', '%', '2', 'F', 'f', '$', '*', 'é', ' ', '~', '%41', '%2f', ';',
+  '/..', '/./', '%2e', '%2E.', '\\', '\t', '\r', "'", '#',
+];
 const PATTERN_BYTES = ['/', 'a', 'b', '.', '?', '*', '$', '%', '2', 'F', 'f', 'é', '~', '%41', '%2F', '%24', '%2A'];
 
 export function randomText(next: Rng, alphabet: readonly string[], maxLength: number): string {
