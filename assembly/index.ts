@@ -8,9 +8,10 @@ import {
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
 import {
-  findPath, findRequestPath, mapPathStops, pathEnd, pathNeedsSlash, pathResolve, pathStart, RESOLVE_NONE, RESOLVE_URL, urlEnd,
+  findPath, findRequestPath, mapPathStops, pathEnd, pathNeedsSlash, pathResolve, pathStart, RESOLVE_NONE, RESOLVE_NORMALIZE,
+  RESOLVE_URL, urlEnd,
 } from './path';
-import { normalizeInto } from './normalize';
+import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
 import { bestRule, mapKeyGates, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
@@ -64,8 +65,8 @@ let matchedAt: usize = 0;
 let gatesAt: i32 = -1;
 
 /**
- * The request path of the URL at buf[start, ...) (see path.ts): its length, with where it lies
- * in matchedAt and gatesAt; normalised for RFC mode (`rfc`) or in fetch form.
+ * The request path of the URL at buf[start, ...) (see path.ts), normalised for RFC mode
+ * (`rfc`) or in fetch form: its length, with where it lies in matchedAt and gatesAt.
  */
 // @ts-ignore: decorator
 @inline function requestPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, rfc: bool, scratch: usize): i32 {
@@ -73,14 +74,22 @@ let gatesAt: i32 = -1;
   let len = pathEnd - pathStart;
   matchedAt = buf + pathStart;
   gatesAt = mapped ? pathStart : -1;
-  if (pathResolve != RESOLVE_NONE) {
-    len = pathResolve == RESOLVE_URL ? resolveUrl(matchedAt, len, scratch, rfc) : resolvePath(matchedAt, len, scratch, rfc);
-    matchedAt = scratch;
-    gatesAt = -1;
-  } else if (pathNeedsSlash) {
-    matchedAt = slashFirst(matchedAt, len++, scratch);
-    gatesAt = -1;
+  if (pathResolve == RESOLVE_NONE) {
+    if (pathNeedsSlash) {
+      matchedAt = slashFirst(matchedAt, len++, scratch);
+      gatesAt = -1;
+    }
+    return len;
   }
+  if (pathResolve == RESOLVE_NORMALIZE) {
+    const o = pathNeedsSlash ? 1 : 0;
+    store<u8>(scratch, 0x2f);
+    len = o + normalizeInto(matchedAt, len, scratch + o, rfc ? NORMALIZE_URL_RFC : NORMALIZE_URL_FETCH);
+  } else {
+    len = pathResolve == RESOLVE_URL ? resolveUrl(matchedAt, len, scratch, rfc) : resolvePath(matchedAt, len, scratch, rfc);
+  }
+  matchedAt = scratch;
+  gatesAt = -1;
   return len;
 }
 

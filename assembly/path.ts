@@ -35,17 +35,19 @@ export let pathEnd: i32 = 0;
 /** The path is "/" followed by [pathStart, pathEnd): true when it starts with '?' or ';', or is empty. */
 export let pathNeedsSlash: bool = false;
 /**
- * Request paths: what url.ts must do before [pathStart, pathEnd) can be matched. RESOLVE_NONE:
- * nothing (a slash first, with pathNeedsSlash); RESOLVE_PATH: it is the path and query of a
- * URL whose start was read here (resolvePath); RESOLVE_URL: it is the whole URL (resolveUrl).
+ * Request paths: what must be done before [pathStart, pathEnd) can be matched. RESOLVE_NONE:
+ * nothing (a slash first, with pathNeedsSlash); RESOLVE_NORMALIZE: percent-normalising
+ * (normalizeInto, after that slash); RESOLVE_PATH: it is the path and query of a URL whose
+ * start was read here (resolvePath, url.ts); RESOLVE_URL: it is the whole URL (resolveUrl).
  */
 export let pathResolve: i32 = 0;
 /** Where the URL ends: the LF that ends its line, or the limit. */
 export let urlEnd: i32 = 0;
 
 export const RESOLVE_NONE = 0;
-export const RESOLVE_PATH = 1;
-export const RESOLVE_URL = 2;
+export const RESOLVE_NORMALIZE = 1;
+export const RESOLVE_PATH = 2;
+export const RESOLVE_URL = 3;
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://" little-endian
 const HTTP: u64 = 0x002f2f3a70747468; // "http://"
@@ -249,23 +251,63 @@ function setNoPath(start: i32): void {
   }
   pathStart = pathAt;
   pathResolve = RESOLVE_NONE;
-  // The first byte that ends the path or needs more than this scan (LF and CR are such bytes).
-  const stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : requestPathStop(buf, pathAt, limit);
-  const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
-  // The path ends here, unless its last byte is a '?' with no query after it, which a fetch drops.
-  const emptyQuery = stop > pathAt && load<u8>(buf + stop - 1) == 0x3f;
-  if (lines && !emptyQuery && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
-    pathEnd = stop;
-    urlEnd = s == 0x0a ? stop : stop + 1;
+  // Walk the bytes the scan stops at (LF and CR are such bytes) to where the path ends: '#' or
+  // the line end. Bytes on the way that only need percent-normalising are left to
+  // normalizeInto; one a fetch rewrites sends the rest to url.ts.
+  let stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : requestPathStop(buf, pathAt, limit);
+  let end = limit;
+  let next = limit;
+  while (stop < limit) {
+    const s = load<u8>(buf + stop);
+    if (s == 0x23) {
+      end = stop;
+      next = lineEnd(buf, stop, limit, lines);
+      break;
+    }
+    if (lines && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
+      end = stop;
+      next = s == 0x0a ? stop : stop + 1;
+      break;
+    }
+    if (fetchRewrites(buf, stop, s)) {
+      resolveRest(buf, stop, limit, lines);
+      return;
+    }
+    pathResolve = RESOLVE_NORMALIZE;
+    stop = mapped ? nextMarked(pathStopMap, stop + 1, limit) : requestPathStop(buf, stop + 1, limit);
+  }
+  // A fetch drops an empty query ("/a?") and the spaces and controls that end a URL ("/a ").
+  // (The path holds its first byte at least: no stop is at pathAt, which is '/' or '?'.)
+  const last = load<u8>(buf + end - 1);
+  if (last == 0x3f || (last <= 0x20 && endsUrl(buf, end, limit, lines))) {
+    resolveRest(buf, end, limit, lines);
     return;
   }
-  if (!emptyQuery && (stop == limit || s == 0x23)) {
-    pathEnd = stop;
-    urlEnd = lineEnd(buf, stop, limit, lines);
-    return;
-  }
-  // url.ts reads the rest, to the line end ('#' and a CR before the LF included).
-  const last = lineEnd(buf, stop, limit, lines);
+  pathEnd = end;
+  urlEnd = next;
+}
+
+/** Whether the path ending at `end` ends the URL there too (no '#' after it). */
+// @ts-ignore: decorator
+@inline function endsUrl(buf: usize, end: i32, limit: i32, lines: bool): bool {
+  return end == limit || load<u8>(buf + end) != 0x23;
+}
+
+/**
+ * Whether the byte `c` at `at`, where the request path scan stopped, is one a fetch rewrites
+ * rather than percent-encodes: a tab or newline (removed), '\\' (a '/'), a '.' (marked only
+ * after a '/') or "%2e" after a '/' (a dot segment's start).
+ */
+// @ts-ignore: decorator
+@inline function fetchRewrites(buf: usize, at: i32, c: u32): bool {
+  if (c == 0x09 || c == 0x0a || c == 0x0d || c == 0x5c || c == 0x2e) return true;
+  return c == 0x25 && load<u8>(buf + at - 1) == 0x2f && load<u8>(buf + at + 1) == 0x32 && (load<u8>(buf + at + 2) | 0x20) == 0x65;
+}
+
+/** The path from pathStart on is left to resolvePath (url.ts), to the end of the line that holds `at`. */
+// @ts-ignore: decorator
+@inline function resolveRest(buf: usize, at: i32, limit: i32, lines: bool): void {
+  const last = lineEnd(buf, at, limit, lines);
   pathEnd = last;
   urlEnd = last;
   pathNeedsSlash = false;

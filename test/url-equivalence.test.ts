@@ -50,6 +50,8 @@ function spellings(o: string, h: string): string[] {
     `${o}/files/a.pdf/./`, `${o}/files/../a.pdf`, `http:/${h}/private/x`, `http:///${h}/private/x`, `http:\\\\${h}\\private\\x`,
     `HTTP://${h}/private/x`, `http:${h}/private/x`, `ht\ttp://${h}/private/x`, `http://${h}\t/private/x`,
     `http:/\t/${h}/private/x`, `http://${h}/public/..%2F..%2Fprivate/x`,
+    // An escape first (percent-normalising alone would do), then what a fetch rewrites.
+    `${o}/a%41/../private/x`, `${o}/private/x%41 `, `${o}/private/%41?`, `${o}/private/x?%41'`, `${o}/%41/%2e%2E/private/x`,
   ];
 }
 
