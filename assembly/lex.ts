@@ -42,9 +42,11 @@ const KEYS = memory.data<u8>([
   return c == 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
+// A product token's bytes: [A-Za-z_-], and digits too when `digits` (rfc mode, where a token
+// cut at its first digit would merge Agent1's group with Agent2's).
 // @ts-ignore: decorator
-@inline function isTokenByte(c: u32): bool {
-  return (c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f;
+@inline function isTokenByte(c: u32, digits: bool): bool {
+  return (c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f || (digits && c - 0x30 < 10);
 }
 
 // Where the keys starting with each letter begin in KEYS (offset + 1; 0: none), filled by
@@ -162,9 +164,9 @@ function scanLine(buf: usize, start: i32, len: i32): void {
 /**
  * Writes the record of the line buf[start, end) (already cut to the line cap) at `rec`; its
  * content ends at `contentEnd` ('#', NUL or `end`), and its first ':' is at `colon` (or at or
- * past `contentEnd` when there is none before it).
+ * past `contentEnd` when there is none before it). `digits`: a product token may hold digits.
  */
-function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32, flags: u32, rec: usize): void {
+function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32, flags: u32, digits: bool, rec: usize): void {
   store<u32>(rec + LINE_START, start);
   store<u32>(rec + LINE_END, end);
   store<u32>(rec + LINE_KEY_START, start);
@@ -220,12 +222,12 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   store<u32>(rec + LINE_VALUE_END, e);
   if ((kind & 0xff) == KIND_USER_AGENT) {
     // `*` alone or followed by whitespace names every agent; otherwise the product token is
-    // the longest [A-Za-z_-] prefix (`Googlebot/2.1` -> `Googlebot`).
+    // the longest prefix of token bytes (`Googlebot/2.1` -> `Googlebot`).
     if (load<u8>(buf + valueStart) == 0x2a && (e - valueStart == 1 || isSpace(load<u8>(buf + valueStart + 1)))) {
       store<u32>(rec + LINE_AGENT, LINE_AGENT_GLOBAL);
     } else {
       let t = valueStart;
-      while (t < e && isTokenByte(load<u8>(buf + t))) t++;
+      while (t < e && isTokenByte(load<u8>(buf + t), digits)) t++;
       store<u32>(rec + LINE_AGENT, t - valueStart);
     }
   }
@@ -234,9 +236,10 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
 /**
  * Reads lines of buf[0, len) from `from` (0 for the first call) into at most `maxLines`
  * records at `out`; returns how many were written and leaves the next start in lexResume
- * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line.
+ * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line (google
+ * mode); `digits` != 0 lets a user-agent line's product token hold digits (rfc mode).
  */
-export function lexLines(buf: usize, len: i32, from: i32, cap: i32, out: usize, maxLines: i32): i32 {
+export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32): i32 {
   let start = from == 0 ? bomPrefix(buf, len) : from;
   let count = 0;
   while (count < maxLines) {
@@ -250,7 +253,7 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, out: usize, 
       flags = LINE_FLAG_TOO_LONG;
       if (contentEnd > cut) contentEnd = cut;
     }
-    readLine(buf, start, cut, contentEnd, colonAt, flags, out + <usize>count * LINE_SIZE);
+    readLine(buf, start, cut, contentEnd, colonAt, flags, digits != 0, out + <usize>count * LINE_SIZE);
     count++;
     if (end >= len) {
       lexResume = -1;

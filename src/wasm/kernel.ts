@@ -17,7 +17,7 @@ export interface KernelExports {
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, rfc: number, dst: number): number;
-  lexLines(buf: number, len: number, from: number, cap: number, out: number, maxLines: number): number;
+  lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number): number;
   lexNext(): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, out: number): number;
   compileWorkBytes(rules: number, bytes: number): number;
