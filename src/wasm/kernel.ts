@@ -24,6 +24,8 @@ export interface KernelExports {
   compileTableBytes(rules: number, bytes: number): number;
   validateTable(table: number, size: number, work: number): number;
   validateWorkBytes(size: number): number;
+  /** A u32, which reaches JS as a signed i32: `>>> 0` it. */
+  tableChecksum(table: number, size: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
   twoWaySearch(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
 }
