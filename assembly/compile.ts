@@ -3,13 +3,18 @@
 // src/compile/layout.ts, which the TypeScript side reads too.
 //
 // All integers are little-endian u32; every offset is relative to the start of the table,
-// so the image is position-independent (toBytes/fromBytes are plain copies).
+// so the image is position-independent (toBytes/fromBytes are plain copies, but for the
+// checksum).
 //
 //   header (HEADER_SIZE bytes)
-//     magic "RWT7" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed;
+//     magic "RWT8" | total length | flags (FLAG_RFC: normalise URLs, /robots.txt allowed;
 //     FLAG_WIDE_CHILDREN: child entries are plain offsets, in a table too large for them)
 //     rule count | rules offset | root node offset (0: no rules) | pool offset | pool length
-//     filter offset (0: none) | kinds offset
+//     filter offset (0: none) | kinds offset | checksum: CRC-32C (checksum.ts) of the whole
+//     image with this field read as zeros. The compiler leaves it 0: only an exported image
+//     needs it, so toBytes writes it into the copy it returns, and fromBytes checks it before
+//     validate.ts checks the structure (a flipped bit that leaves every offset in range would
+//     still change verdicts).
 //   rules: RULE_SIZE bytes each, ordered by strength: longest pattern first, allow before
 //     disallow at equal length, then file order. A rule's index in this order is its
 //     "strength number": of all rules matching a path, the smallest number decides.

@@ -16,7 +16,9 @@ import { resolvePath, resolveUrl } from './url';
 import { bestRule, mapKeyGates, verdictOf } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
+import { initChecksumTables } from './checksum';
 export { validateTable, validateWorkBytes } from './validate';
+export { tableChecksum } from './checksum';
 export { utf8FromUtf16 } from './utf16';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"
@@ -26,6 +28,7 @@ export function heapBase(): usize {
   initClasses();
   initScanSets();
   initLexBytes();
+  initChecksumTables();
   return (__heap_base + 15) & ~15;
 }
 

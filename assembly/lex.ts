@@ -42,10 +42,17 @@ const KEYS = memory.data<u8>([
   return c == 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
-// @ts-ignore: decorator
-@inline function isTokenByte(c: u32): bool {
-  return (c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f;
-}
+// A product token's bytes, by class (filled by initLexBytes): [A-Za-z_-] in both modes, and
+// digits in rfc mode, where a token cut at its first digit would merge Agent1's group with
+// Agent2's. A user-agent line tests its token's bytes against the mode's mask: one load a byte.
+const TOKEN_CLASSES = memory.data(256);
+const TOKEN_LETTER: u8 = 1;
+const TOKEN_DIGIT: u8 = 2;
+/**
+ * The TOKEN_CLASSES of the mode being lexed, set by lexLines: a global rather than a parameter,
+ * which would hold one more register through lexLines' line loop.
+ */
+let tokenMask: u8 = TOKEN_LETTER;
 
 // Where the keys starting with each letter begin in KEYS (offset + 1; 0: none), filled by
 // initLexBytes. Keys that share a first letter are adjacent, so classifyKey tries only those:
@@ -100,8 +107,12 @@ const LINE_CR = LINE_BYTES + 16;
 const LINE_HASH = LINE_BYTES + 32;
 const LINE_COLON = LINE_BYTES + 48;
 
-/** Fills LINE_BYTES and KEYS_BY_LETTER (called once, before anything is lexed). */
+/** Fills LINE_BYTES, KEYS_BY_LETTER and TOKEN_CLASSES (called once, before anything is lexed). */
 export function initLexBytes(): void {
+  for (let c = 0; c < 256; c++) {
+    const letter = ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c == 0x2d || c == 0x5f;
+    store<u8>(TOKEN_CLASSES + c, letter ? TOKEN_LETTER : c >= 0x30 && c <= 0x39 ? TOKEN_DIGIT : 0);
+  }
   memory.fill(LINE_LF, 0x0a, 16);
   memory.fill(LINE_CR, 0x0d, 16);
   memory.fill(LINE_HASH, 0x23, 16);
@@ -220,12 +231,12 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   store<u32>(rec + LINE_VALUE_END, e);
   if ((kind & 0xff) == KIND_USER_AGENT) {
     // `*` alone or followed by whitespace names every agent; otherwise the product token is
-    // the longest [A-Za-z_-] prefix (`Googlebot/2.1` -> `Googlebot`).
+    // the longest prefix of token bytes (`Googlebot/2.1` -> `Googlebot`).
     if (load<u8>(buf + valueStart) == 0x2a && (e - valueStart == 1 || isSpace(load<u8>(buf + valueStart + 1)))) {
       store<u32>(rec + LINE_AGENT, LINE_AGENT_GLOBAL);
     } else {
       let t = valueStart;
-      while (t < e && isTokenByte(load<u8>(buf + t))) t++;
+      while (t < e && (load<u8>(TOKEN_CLASSES + <usize>load<u8>(buf + t)) & tokenMask) != 0) t++;
       store<u32>(rec + LINE_AGENT, t - valueStart);
     }
   }
@@ -234,10 +245,12 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
 /**
  * Reads lines of buf[0, len) from `from` (0 for the first call) into at most `maxLines`
  * records at `out`; returns how many were written and leaves the next start in lexResume
- * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line.
+ * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line (google
+ * mode); `digits` != 0 lets a user-agent line's product token hold digits (rfc mode).
  */
-export function lexLines(buf: usize, len: i32, from: i32, cap: i32, out: usize, maxLines: i32): i32 {
+export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32): i32 {
   let start = from == 0 ? bomPrefix(buf, len) : from;
+  tokenMask = digits != 0 ? TOKEN_LETTER | TOKEN_DIGIT : TOKEN_LETTER;
   let count = 0;
   while (count < maxLines) {
     scanLine(buf, start, len);

@@ -45,9 +45,12 @@ export function manyRules(count = 100_000): string {
   return `User-agent: *\n${Array.from({ length: count }, (_, i) => `Disallow: /r${i}/`).join('\n')}\n`;
 }
 
-/** `count` groups of one rule each (26 product tokens, each named by count / 26 groups), then `*`. */
+/**
+ * `count` groups of one rule each (26 product tokens, each named by count / 26 groups, as
+ * `botc/2`, `botc/28`, ...: an agent's merged group gathers thousands), then `*`.
+ */
 export function manyGroups(count = 100_000): string {
-  const groups = Array.from({ length: count }, (_, i) => `User-agent: bot${String.fromCharCode(97 + (i % 26))}${i}\nDisallow: /g${i}/`);
+  const groups = Array.from({ length: count }, (_, i) => `User-agent: bot${String.fromCharCode(97 + (i % 26))}/${i}\nDisallow: /g${i}/`);
   return `${groups.join('\n')}\nUser-agent: *\nDisallow: /all/\n`;
 }
 

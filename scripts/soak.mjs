@@ -39,14 +39,22 @@ export function mutatedFile(base, i, next) {
     else lines.push(line);
     if (r > 0.97) lines.push(line);
   }
-  lines.push(`User-agent: soakbot-${soakToken(i)}`);
+  lines.push(`User-agent: ${soakAgent(i)}`);
   for (let k = 0; k < 1 + (i % 7); k++) lines.push(`Disallow: /soak-${i}/${k}/*${k % 2 ? '.pdf$' : ''}`);
   return encoder.encode(lines.join(i % 3 === 0 ? '\r\n' : '\n'));
 }
 
-/** Letters only: digits are not part of a product token. */
-function soakToken(i) {
-  return String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26));
+/** The mode file `i` is parsed in: half the files each. */
+function soakMode(i) {
+  return i % 2 === 0 ? 'rfc' : 'google';
+}
+
+/**
+ * The product token file `i` adds a group for: its number in rfc mode, which reads digits as
+ * part of a token; letters in google mode, which stops a token at its first digit.
+ */
+function soakAgent(i) {
+  return soakMode(i) === 'rfc' ? `soakbot-${i}` : `soakbot-${String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26))}`;
 }
 
 function mb(bytes) {
@@ -65,8 +73,8 @@ export async function soak({ files = 1_000_000, keep = 1000, every = 100_000, se
   const started = performance.now();
   for (let i = 0; i < files; i++) {
     const body = mutatedFile(bases[i % bases.length], i, next);
-    const robots = RobotsTxt.parse(body, { mode: i % 2 === 0 ? 'rfc' : 'google' });
-    const agent = i % 5 === 0 ? `soakbot-${soakToken(i)}` : 'ExampleBot';
+    const robots = RobotsTxt.parse(body, { mode: soakMode(i) });
+    const agent = i % 5 === 0 ? soakAgent(i) : 'ExampleBot';
     const matcher = robots.matcher(agent);
     if (agent !== 'ExampleBot' && matcher.isAllowed(`https://example.com/soak-${i}/0/x`)) {
       throw new Error(`file ${i}: the rule added for ${agent} does not apply`);

@@ -2,7 +2,7 @@
 // way of asking it for verdicts. The table format is documented in assembly/compile.ts.
 
 import {
-  FLAG_RFC, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
+  FLAG_RFC, HDR_CHECKSUM, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
   KIND_ALLOW_BIT, KIND_DERIVED_BIT, LINES_FILTER, LINES_REPORT, LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH,
   RESULT_ROBOTS_TXT, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
   TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES, TABLE_OK,
@@ -75,8 +75,9 @@ export class Matcher {
 
   /**
    * Loads a table image made by `toBytes()` (in this or another thread or process) without
-   * re-parsing. Throws a TypeError when the bytes are not such an image, or one that was
-   * damaged so that matching would read outside it (every offset and count is checked).
+   * re-parsing. Throws a TypeError when the bytes are not such an image, when they were
+   * damaged (their checksum does not match), or when matching would read outside them (every
+   * offset and count is checked).
    */
   static fromBytes(bytes: Uint8Array): Matcher {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: Matcher.fromBytes expects a Uint8Array');
@@ -96,8 +97,14 @@ export class Matcher {
     const k = kernel();
     const ptr = k.heap.alloc(bytes.length);
     k.u8.set(bytes, ptr);
-    // An image from storage or another process may be damaged: the kernel must never follow
-    // an offset out of it.
+    // Damage that leaves every offset in range still changes verdicts: the checksum refuses
+    // it first.
+    if (k.fn.tableChecksum(ptr, bytes.length) >>> 0 !== view.getUint32(HDR_CHECKSUM, true)) {
+      k.heap.free(ptr);
+      throw new TypeError('robots-wasm: compiled table is damaged (checksum)');
+    }
+    // A crafted image can carry a valid checksum: the kernel must never follow an offset out
+    // of it.
     const damaged = k.fn.validateTable(ptr, bytes.length, k.scratch(k.fn.validateWorkBytes(bytes.length)));
     k.trimScratch(SCRATCH_KEPT_BYTES);
     if (damaged !== TABLE_OK) {
@@ -143,7 +150,11 @@ export class Matcher {
   /** The self-contained table image, for worker threads or storage; see Matcher.fromBytes. */
   toBytes(): Uint8Array {
     const ptr = this.#table();
-    return kernel().u8.slice(ptr, ptr + this.#size);
+    const k = kernel();
+    const image = k.u8.slice(ptr, ptr + this.#size);
+    // Over the table, which the copy equals, with the checksum field read as zeros.
+    new DataView(image.buffer).setUint32(HDR_CHECKSUM, k.fn.tableChecksum(ptr, this.#size) >>> 0, true);
+    return image;
   }
 
   /**

@@ -90,8 +90,17 @@ describe('adversarial robots.txt files finish with the right answers', () => {
     expect([a.isAllowed('/r99999/x', 'Bot'), a.isAllowed('/r100000/x', 'Bot'), a.isAllowed('/r5', 'Bot')]).toEqual([false, true, true]);
     const b = RobotsTxt.parse(manyGroups(100_000), { maxBytes: Infinity });
     expect(b.agents.length).toBe(26);
-    // "botc2" is read as the product token "botc": it merges every group named botc<digits>.
+    // "botc/2" is read as the product token "botc": it merges every group named botc/<digits>.
     expect([b.isAllowed('/g2/x', 'botc'), b.isAllowed('/g28/x', 'botc'), b.isAllowed('/g3/x', 'botc'), b.isAllowed('/all/x', 'botc'), b.isAllowed('/all/x', 'Other')]).toEqual([false, false, true, true, false]);
+    // Without the '/', digits belong to the token in rfc mode: 100,000 tokens, a group each.
+    const numbered = manyGroups(100_000).replace(/^User-agent: (bot[a-z])\/(\d+)$/gm, 'User-agent: $1$2');
+    const c = RobotsTxt.parse(numbered, { maxBytes: Infinity });
+    expect(c.agents.length).toBe(100_000);
+    expect([c.isAllowed('/g2/x', 'botc2'), c.isAllowed('/g28/x', 'botc2'), c.isAllowed('/all/x', 'botc2'), c.isAllowed('/all/x', 'botc')]).toEqual([false, true, true, false]);
+    // Google mode cuts each at its first digit, as the reference does: 26 merged groups again.
+    const g = RobotsTxt.parse(numbered, { maxBytes: Infinity, mode: 'google' });
+    expect(g.agents.length).toBe(26);
+    expect([g.isAllowed('/g2/x', 'botc'), g.isAllowed('/g28/x', 'botc'), g.isAllowed('/g3/x', 'botc')]).toEqual([false, false, true]);
   });
 
   it('one 10 MB line: dropped at the default limit, read whole without one', () => {

@@ -1,6 +1,7 @@
 // lintRobotsTxt: every diagnostic code on a line that triggers it, and none on clean files.
 import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt } from '../src/index.js';
+import { groupPerAgent } from './support/fixtures.js';
 
 const codes = (body: string | Uint8Array, options?: Parameters<typeof lintRobotsTxt>[1]) => lintRobotsTxt(body, options).map((d) => `${d.line} ${d.severity} ${d.code}`);
 
@@ -42,6 +43,24 @@ describe('lintRobotsTxt', () => {
     const body = 'User-agent: *\nDisallow: /a/../b\nDisallow: /a/./\nDisallow: /a/%2E%2e$\nDisallow: /a\\b\nDisallow: /a..b/.c\nDisallow: /x?y=/../z\n';
     expect(codes(body)).toEqual(['2 warning dot-segment', '3 warning dot-segment', '4 warning dot-segment', '5 warning dot-segment']);
     expect(codes(body, { mode: 'google' })).toEqual([]);
+  });
+
+  it('user-agent values that are not RFC 9309 product tokens, with what each mode reads', () => {
+    const body = groupPerAgent(['MJ12bot', '008', 'Screaming Frog SEO Spider 20', 'bot.example', '/x', 'Example_Bot-2', 'ExampleBot', '*']);
+    const problem = (value: string) => `"${value}" is not a product token (RFC 9309 allows letters, '_' and '-' only)`;
+    const expected = [
+      `1 ${problem('MJ12bot')}: rfc mode reads it as "MJ12bot", google mode as "MJ"`,
+      `4 ${problem('008')}: rfc mode reads it as "008", google mode as no product token (the group applies to no crawler)`,
+      `7 ${problem('Screaming Frog SEO Spider 20')}: it is read as "Screaming"`,
+      `10 ${problem('bot.example')}: it is read as "bot"`,
+      `13 ${problem('/x')}: it has none, and this group applies to no crawler`,
+      `16 ${problem('Example_Bot-2')}: rfc mode reads it as "Example_Bot-2", google mode as "Example_Bot-"`,
+    ];
+    for (const mode of ['rfc', 'google'] as const) {
+      const found = lintRobotsTxt(body, { mode }).filter((d) => d.code === 'invalid-product-token');
+      expect(found.map((d) => `${d.line} ${d.message}`)).toEqual(expected);
+      expect(found.every((d) => d.severity === 'warning')).toBe(true);
+    }
   });
 
   it('bytes: invalid UTF-8, over-long lines, the parse limit', () => {

@@ -1,10 +1,12 @@
 // Matcher: batch paths, table images and lifetime.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { Matcher, RobotsTxt } from '../src/index.js';
 import {
-  CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, HDR_ROOT_OFF, HDR_RULES_OFF, NODE_COUNT_MASK, NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN,
-  NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE,
+  CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, HDR_CHECKSUM, HDR_ROOT_OFF, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, NODE_COUNT_MASK,
+  NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE,
 } from '../src/compile/layout.js';
+import { crc32c, imageChecksum, reseal } from './support/images.js';
 
 const encoder = new TextEncoder();
 const body = 'user-agent: *\ndisallow: /private\nallow: /private/ok\ndisallow: /*.pdf$\ndisallow: /é\n';
@@ -96,9 +98,9 @@ describe('table images', () => {
   it('fromBytes rejects bytes that are not a table', () => {
     expect(() => Matcher.fromBytes(new Uint8Array(64))).toThrow(/bad magic/);
     const older = matcher.toBytes();
-    older[3] = 0x36; // "RWT6": the format before child entries held label lengths
-    expect(() => Matcher.fromBytes(older)).toThrow(/format version 6, this version reads 7: compile it again/);
-    expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, 40))).toThrow(/truncated/);
+    older[3] = 0x37; // "RWT7": the format before the checksum
+    expect(() => Matcher.fromBytes(older)).toThrow(/format version 7, this version reads 8: compile it again/);
+    expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, HEADER_SIZE))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
   });
 
@@ -119,7 +121,8 @@ describe('table images', () => {
     const image = matcher.toBytes();
     const { view, root, entryAt, entry } = firstChild(image);
     view.setUint32(entryAt, ((entry >>> CHILD_LABEL_SHIFT) << CHILD_LABEL_SHIFT) | root, true);
-    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(checksum\)/);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a child entry whose label length is not its child\'s (the walk compares that many bytes)', () => {
@@ -127,7 +130,7 @@ describe('table images', () => {
     const { view, entryAt, entry } = firstChild(image);
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
     view.setUint32(entryAt, entry + (1 << CHILD_LABEL_SHIFT), true);
-    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a trie child with an empty label (the walk compares 1 to 16 label bytes at once)', () => {
@@ -137,7 +140,7 @@ describe('table images', () => {
     expect(childWord >>> NODE_LABEL_SHIFT).toBeGreaterThan(0);
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
     view.setUint32(child + NODE_LABEL_CHILDREN, childWord & ((1 << NODE_LABEL_SHIFT) - 1), true);
-    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('a root with only a "/" child is that child, and fromBytes accepts no other root label', () => {
@@ -170,12 +173,12 @@ describe('table images', () => {
     const longer = matcher.toBytes();
     const { view, root } = rootLabel(longer);
     view.setUint32(root + NODE_LABEL_CHILDREN, view.getUint32(root + NODE_LABEL_CHILDREN, true) + (1 << NODE_LABEL_SHIFT), true);
-    expect(() => Matcher.fromBytes(longer)).toThrow(/damaged \(trie nodes\)/);
+    expect(() => Matcher.fromBytes(reseal(longer))).toThrow(/damaged \(trie nodes\)/);
     // The label "/" moved one byte on, to a pattern's second byte.
     const moved = matcher.toBytes();
     const at = rootLabel(moved);
     at.view.setUint32(at.root + NODE_LABEL_OFF, at.view.getUint32(at.root + NODE_LABEL_OFF, true) + 1, true);
-    expect(() => Matcher.fromBytes(moved)).toThrow(/damaged \(trie nodes\)/);
+    expect(() => Matcher.fromBytes(reseal(moved))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a wildcard rule shorter than the depth of its trie node', () => {
@@ -188,10 +191,10 @@ describe('table images', () => {
     // its tail; every offset stays inside the image.
     const wildEnd = view.getUint32(rules + RULE_SIZE + RULE_PAT_END, true);
     view.setUint32(rules + RULE_PAT_END, wildEnd - 1, true);
-    expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(trie nodes\)/);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
-  it('fromBytes refuses damaged images, and what it accepts never reads outside the image', () => {
+  it('fromBytes refuses damaged images whose checksum was recomputed, and what it accepts never reads outside the image', () => {
     // Wildcard rules (a key filter), a node with more than 16 children (a bitmap index), and
     // end-anchored, allow and percent-encoded rules.
     const wide = Array.from({ length: 20 }, (_, i) => `disallow: /${String.fromCharCode(97 + i)}x`).join('\n');
@@ -210,6 +213,8 @@ describe('table images', () => {
       const image = tables[trial % tables.length].toBytes();
       // Magic and length stay intact: those are refused before the structure is looked at.
       for (let n = 1 + Math.floor(random() * 3); n > 0; n--) image[8 + Math.floor(random() * (image.length - 8))] = Math.floor(random() * 256);
+      // The checksum is recomputed (as a crafted image would carry it), so the structure is checked.
+      reseal(image);
       let copy: Matcher;
       try {
         copy = Matcher.fromBytes(image);
@@ -228,6 +233,77 @@ describe('table images', () => {
     expect(rejected).toBeGreaterThan(1000);
     expect(accepted).toBeGreaterThan(100);
     tables[0].dispose();
+  });
+});
+
+describe('table image integrity', () => {
+  // A real file's table (bench/data/PROVENANCE.md): literal rules, and wildcard rules behind a
+  // key filter.
+  const matcher = RobotsTxt.parse(readFileSync(new URL('../bench/data/www.bcg.com', import.meta.url))).matcher('ExampleBot');
+  const image = matcher.toBytes();
+  const view = new DataView(image.buffer);
+  /** What fromBytes says of `bytes`: 'loaded', or the message of its TypeError. */
+  const load = (bytes: Uint8Array): string => {
+    try {
+      Matcher.fromBytes(bytes).dispose();
+      return 'loaded';
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      return error.message;
+    }
+  };
+
+  it('the checksum is the CRC-32C of the image with its field zeroed; a loaded image exports the same bytes', () => {
+    expect(crc32c(encoder.encode('123456789'))).toBe(0xe3069283); // CRC-32C's check value
+    expect(image.length).toBe(884);
+    expect(view.getUint32(HDR_CHECKSUM, true)).toBe(imageChecksum(image));
+    expect(view.getUint32(HDR_CHECKSUM, true)).not.toBe(0);
+    const copy = Matcher.fromBytes(image);
+    expect(copy.toBytes()).toEqual(image);
+    expect(copy.checkMany(['/', '/search?q=1', '/x.pdf'])).toEqual(matcher.checkMany(['/', '/search?q=1', '/x.pdf']));
+    copy.dispose();
+  });
+
+  it('every single-bit flip of a real table image is a TypeError, found by the checksum past the magic and length', () => {
+    const outcomes = new Map<string, number>();
+    for (let bit = 0; bit < image.length * 8; bit++) {
+      const damaged = image.slice();
+      damaged[bit >>> 3] ^= 1 << (bit & 7);
+      const byte = bit >>> 3;
+      const outcome = load(damaged);
+      // Past the magic and the length, the checksum refuses the image before the structure is read.
+      const part = byte < HDR_TOTAL_LEN ? 'magic' : byte < HDR_TOTAL_LEN + 4 ? 'length' : byte < HDR_CHECKSUM || byte >= HDR_CHECKSUM + 4 ? 'body' : 'checksum field';
+      const key = `${part}: ${outcome.replace(/version ., this/, 'version ?, this')}`;
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(outcomes)).toEqual({
+      'magic: robots-wasm: not a compiled robots-wasm table (bad magic)': 24,
+      'magic: robots-wasm: table image of format version ?, this version reads 8: compile it again from its robots.txt': 8,
+      'length: robots-wasm: compiled table is truncated or has trailing bytes': 32,
+      'checksum field: robots-wasm: compiled table is damaged (checksum)': 32,
+      'body: robots-wasm: compiled table is damaged (checksum)': (image.length - 12) * 8,
+    });
+  });
+
+  it('every truncation and trailing bytes are TypeErrors, also with the length field made to match', () => {
+    const loads: string[] = [];
+    for (let length = 0; length < image.length; length++) {
+      loads.push(load(image.slice(0, length)));
+      if (length >= HDR_CHECKSUM + 4) {
+        const patched = image.slice(0, length);
+        new DataView(patched.buffer).setUint32(HDR_TOTAL_LEN, length, true);
+        loads.push(load(patched));
+      }
+    }
+    for (const extra of [1, 4, 100]) {
+      const longer = new Uint8Array(image.length + extra);
+      longer.set(image);
+      loads.push(load(longer));
+      new DataView(longer.buffer).setUint32(HDR_TOTAL_LEN, longer.length, true);
+      loads.push(load(longer));
+    }
+    expect(loads.filter((outcome) => !/bad magic|truncated or has trailing bytes|damaged \(checksum\)/.test(outcome))).toEqual([]);
+    expect(loads.filter((outcome) => /damaged \(checksum\)/.test(outcome))).toHaveLength(image.length - HDR_CHECKSUM - 4 + 3);
   });
 });
 
@@ -285,7 +361,10 @@ describe('lifetime', () => {
   it('a file with no rules compiles to a header-only table that allows everything', () => {
     const matcher = RobotsTxt.parse('').matcher('Bot');
     expect(matcher.ruleCount).toBe(0);
-    expect(matcher.byteLength).toBe(40);
+    expect(matcher.byteLength).toBe(HEADER_SIZE);
+    const copy = Matcher.fromBytes(matcher.toBytes());
+    expect(Array.from(copy.checkLines(encoder.encode('/\n/x')))).toEqual([1, 1]);
+    copy.dispose();
     expect(Array.from(matcher.checkMany(['/', '/x']))).toEqual([1, 1]);
   });
 });

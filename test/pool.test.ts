@@ -2,9 +2,10 @@
 // so these tests use dist/, which `npm test` builds first.
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RobotsPool, RobotsTxt } from '../dist/index.js';
+import { Matcher, RobotsPool, RobotsTxt } from '../dist/index.js';
 import { packedJobSize } from '../dist/pool/pool.js';
 import { corpusFile } from './support/fixtures.js';
 import { randomPath, rng } from './support/random.js';
@@ -27,6 +28,36 @@ describe.each(['rfc', 'google'] as const)('RobotsPool gives the matcher verdicts
       expect(pool.startedWorkers).toBe(2);
     });
   }
+});
+
+describe('table images across threads', () => {
+  it('an image goes to a worker thread and back unchanged, and the pool checks with it', async () => {
+    const matcher = RobotsTxt.parse(readFileSync(new URL('../bench/data/www.bcg.com', import.meta.url))).matcher('ExampleBot');
+    const image = matcher.toBytes();
+    // A worker thread loads the image (checksum and structure) and exports it again.
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      import(workerData).then(({ Matcher }) => parentPort.once('message', (image) => {
+        const matcher = Matcher.fromBytes(image);
+        parentPort.postMessage({ image: matcher.toBytes(), verdicts: matcher.checkMany(['/', '/search?q=1']) });
+      }));
+    `;
+    const worker = new Worker(code, { eval: true, workerData: new URL('../dist/index.js', import.meta.url).href });
+    const reply = await new Promise<{ image: Uint8Array; verdicts: Uint8Array }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage(image);
+    });
+    await worker.terminate();
+    expect(reply.image).toEqual(image);
+    expect(reply.verdicts).toEqual(matcher.checkMany(['/', '/search?q=1']));
+    const back = Matcher.fromBytes(reply.image);
+    expect(back.checkLines(lines)).toEqual(matcher.checkLines(lines));
+    back.dispose();
+    // The pool's workers receive the image the same way.
+    expect(await pool.checkMany(matcher, urls)).toEqual(matcher.checkMany(urls));
+    expect(await pool.checkLines(matcher, lines)).toEqual(matcher.checkLines(lines));
+  });
 });
 
 describe('RobotsPool details', () => {

@@ -1,6 +1,7 @@
 // The examples of RFC 9309 (sections 2.2.1-2.2.3 figures, 5.1, 5.2), in both modes.
 import { describe, expect, it } from 'vitest';
-import { RobotsTxt, type Mode } from '../src/index.js';
+import { productToken, RobotsTxt, type Mode } from '../src/index.js';
+import { groupPerAgent } from './support/fixtures.js';
 
 const modes: Mode[] = ['rfc', 'google'];
 
@@ -138,5 +139,54 @@ describe('where RFC 9309 and the reference differ', () => {
     const body = 'user-agent: ExampleBot\ndisallow: /\n';
     expect(rfc(body).isAllowed('/x', 'ExampleBot/1.0')).toBe(false);
     expect(google(body).isAllowed('/x', 'ExampleBot/1.0')).toBe(true);
+  });
+
+  // The ABNF's product token has no digits, and the reference stops at the first one on both
+  // sides; rfc mode reads [A-Za-z0-9_-] instead, so that unrelated groups do not merge.
+  it('2.2.1: Agent1 and Agent2 are separate groups in rfc mode, merged as "Agent" in google mode', () => {
+    const body = groupPerAgent(['Agent1', 'Agent2', '*']);
+    const paths = ['/g0', '/g1', '/g2'];
+    const r = rfc(body);
+    expect(r.agents).toEqual(['agent1', 'agent2']);
+    expect([r.selectGroups('Agent1'), r.selectGroups('agent2/3.0')]).toEqual([{ source: 'specific', lines: [1] }, { source: 'specific', lines: [4] }]);
+    expect(paths.map((path) => r.isAllowed(path, 'Agent1'))).toEqual([false, true, true]);
+    expect(paths.map((path) => r.isAllowed(path, 'Agent2'))).toEqual([true, false, true]);
+    expect(r.selectGroups('Agent').source).toBe('global');
+    expect(r.matcher('Agent1').checkMany(paths)).toEqual(new Uint8Array([0, 1, 1]));
+    const g = google(body);
+    expect(g.agents).toEqual(['agent']);
+    expect(g.selectGroups('Agent')).toEqual({ source: 'specific', lines: [1, 4] });
+    expect(paths.map((path) => g.isAllowed(path, 'Agent'))).toEqual([false, false, true]);
+    // The reference compares the caller's string whole: "Agent1" names neither group.
+    expect(g.selectGroups('Agent1').source).toBe('global');
+  });
+
+  it('2.2.1: crawlers whose names carry digits: MJ12bot, 008, Screaming Frog SEO Spider 20', () => {
+    // MJ12bot's group disallows /g0, 008's /g1, Screaming Frog's /g2, and * /g3.
+    const body = groupPerAgent(['MJ12bot', '008', 'Screaming Frog SEO Spider 20', '*']);
+    const r = rfc(body);
+    expect(r.agents).toEqual(['mj12bot', '008', 'screaming']);
+    expect(['/g0', '/g3'].map((path) => r.isAllowed(path, 'MJ12bot/1.7'))).toEqual([false, true]);
+    expect(r.explain('/g0/x', 'MJ12bot/1.7 (+http://mj12bot.com/)')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/g0', line: 2 } });
+    // "MJ" and "MJ13bot" are other crawlers: the * group is theirs.
+    expect(['/g0', '/g3'].map((path) => r.isAllowed(path, 'MJ'))).toEqual([true, false]);
+    expect(r.selectGroups('MJ13bot').source).toBe('global');
+    expect(['/g1', '/g3'].map((path) => r.isAllowed(path, '008/1.0'))).toEqual([false, true]);
+    // A space ends a token: the group is "Screaming"'s, whatever version the caller sends.
+    expect(['/g2', '/g3'].map((path) => r.isAllowed(path, 'Screaming Frog SEO Spider/20.0'))).toEqual([false, true]);
+    expect(r.selectGroups('Screaming')).toEqual({ source: 'specific', lines: [7] });
+    // google mode: the file's tokens stop at the first digit ("MJ", and "" for 008, which only
+    // an empty caller agent names), and the caller's string is compared whole.
+    const g = google(body);
+    expect(g.agents).toEqual(['mj', '', 'screaming']);
+    expect(['/g0', '/g3'].map((path) => g.isAllowed(path, 'MJ'))).toEqual([false, true]);
+    expect(g.selectGroups('MJ12bot').source).toBe('global');
+    expect(g.selectGroups('008').source).toBe('global');
+    expect(g.isAllowed('/g2', 'Screaming')).toBe(false);
+  });
+
+  it('productToken reads a token as the mode does (rfc by default, like parse)', () => {
+    expect(['MJ12bot/1.7', ' 008 ', 'Screaming Frog SEO Spider 20', 'ExampleBot/1.0'].map((agent) => productToken(agent))).toEqual(['MJ12bot', '008', 'Screaming', 'ExampleBot']);
+    expect(['MJ12bot/1.7', ' 008 ', 'Screaming Frog SEO Spider 20', 'ExampleBot/1.0'].map((agent) => productToken(agent, 'google'))).toEqual(['MJ', '', 'Screaming', 'ExampleBot']);
   });
 });

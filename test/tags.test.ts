@@ -119,6 +119,23 @@ describe('X-Robots-Tag (legacy and structured)', () => {
   });
 });
 
+describe('product tokens with digits, as robots.txt reads them in rfc mode', () => {
+  it('"MJ12bot: noindex" is MJ12bot\'s, not every MJ crawler\'s, in every source', () => {
+    const sources = [
+      parseRobotsTag('MJ12bot: noindex', { field: 'x-robots-tag' }),
+      parseRobotsTag('MJ12bot;noindex'),
+      parseRobotsMeta('<head><meta name="MJ12bot" content="noindex"></head>'),
+    ];
+    for (const tag of sources) {
+      // (The legacy reader files rules for `*` until the first agent prefix: none here.)
+      expect(tag.agents.filter((agent) => agent !== '*')).toEqual(['mj12bot']);
+      expect([tag.rulesFor('MJ12bot/1.7').get('noindex'), tag.rulesFor('mj12bot').get('noindex')]).toEqual([true, true]);
+      expect([tag.rulesFor('MJ').size, tag.rulesFor('MJ13bot').size]).toEqual([0, 0]);
+    }
+    expect(urlControls({ headers: { 'X-Robots-Tag': '008: noarchive' } }, '008/2.0').noarchive).toBe(true);
+  });
+});
+
 describe('robots meta tags', () => {
   it("the draft's examples", () => {
     const meta = parseRobotsMeta('<html><head><meta name="robots" content="noindex"><meta name="examplebot" content="nosnippet"></head></html>');

@@ -4,7 +4,7 @@
 // src/robots/parse.ts). This file is compiled by both TypeScript and AssemblyScript, so it
 // holds plain integer constants only.
 
-export const TABLE_MAGIC = 0x37545752; // "RWT7" little-endian: format version 7
+export const TABLE_MAGIC = 0x38545752; // "RWT8" little-endian: format version 8
 
 export const HDR_MAGIC = 0;
 export const HDR_TOTAL_LEN = 4;
@@ -16,7 +16,9 @@ export const HDR_POOL_OFF = 24;
 export const HDR_POOL_LEN = 28;
 export const HDR_FILTER_OFF = 32;
 export const HDR_KINDS_OFF = 36;
-export const HEADER_SIZE = 40;
+/** CRC-32C of the image with this field read as zeros (assembly/checksum.ts); 0 until toBytes. */
+export const HDR_CHECKSUM = 40;
+export const HEADER_SIZE = 44;
 
 export const FLAG_RFC = 1;
 // Child entries are plain offsets (the table is too large for CHILD_OFFSET_MASK).

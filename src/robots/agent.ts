@@ -1,9 +1,16 @@
 // Product tokens (RFC 9309 2.2.1): the part of a user-agent that names a group.
+//
+// The RFC's ABNF allows letters, '_' and '-' only, and the reference cuts a token at its first
+// other byte, digits included, so `Agent1` and `Agent2` both name `Agent`'s group. Real crawler
+// names carry digits (MJ12bot, 008), and merging unrelated groups is worse than any reading of
+// the ABNF, so rfc mode reads a token as the longest run of [A-Za-z0-9_-]; google mode keeps
+// the reference's cut. The kernel's line reader (assembly/lex.ts) reads a file's tokens the
+// same way.
 
 import type { Mode } from './options.js';
 
-function isTokenByte(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x2d || c === 0x5f;
+function isTokenByte(c: number, digits: boolean): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x2d || c === 0x5f || (digits && c >= 0x30 && c <= 0x39);
 }
 
 /** ASCII-only lowercase: Unicode case mapping could turn a non-ASCII letter into an ASCII one. */
@@ -21,23 +28,26 @@ export function asciiLower(text: string): string {
 }
 
 /**
- * The product token of an agent string: its longest [A-Za-z_-] prefix, as the reference
- * reduces `Googlebot/2.1` to `Googlebot` (whitespace around the string is ignored).
+ * The product token of an agent string as `mode` reads it (whitespace around the string is
+ * ignored): in `rfc` mode (the default, as for parsing) its longest [A-Za-z0-9_-] prefix
+ * (`MJ12bot/1.7` -> `MJ12bot`), in `google` mode its longest [A-Za-z_-] prefix, as the
+ * reference reduces a file's `Googlebot/2.1` to `Googlebot` (and `MJ12bot` to `MJ`).
  */
-export function productToken(agent: string): string {
+export function productToken(agent: string, mode: Mode = 'rfc'): string {
   const text = agent.trim();
+  const digits = mode !== 'google';
   let i = 0;
-  while (i < text.length && isTokenByte(text.charCodeAt(i))) i++;
+  while (i < text.length && isTokenByte(text.charCodeAt(i), digits)) i++;
   return text.slice(0, i);
 }
 
 /**
  * True when `agent` is a product token a crawler may obey rules for: non-empty and made of
- * A-Z, a-z, '_' and '-' only (RFC 9309 2.2.1).
+ * A-Z, a-z, '_' and '-' only (RFC 9309 2.2.1; the reference's IsValidUserAgentToObey).
  */
 export function isValidProductToken(agent: string): boolean {
   if (agent.length === 0) return false;
-  for (let i = 0; i < agent.length; i++) if (!isTokenByte(agent.charCodeAt(i))) return false;
+  for (let i = 0; i < agent.length; i++) if (!isTokenByte(agent.charCodeAt(i), false)) return false;
   return true;
 }
 
@@ -48,6 +58,6 @@ export function isValidProductToken(agent: string): boolean {
  */
 export function agentKey(agent: string, mode: Mode): string | undefined {
   if (mode === 'google') return asciiLower(agent);
-  const token = productToken(agent);
+  const token = productToken(agent, 'rfc');
   return token.length > 0 ? asciiLower(token) : undefined;
 }

@@ -80,12 +80,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
     }
     if (l.kind === 'user-agent') {
       seenAgent = true;
-      if (l.agentToken !== -1 && !isValidProductToken(value)) {
-        const token = productToken(value);
-        add(l.number, 'warning', 'invalid-product-token', token === ''
-          ? `"${value}" has no product token (letters, '_' and '-'): this group applies to no crawler`
-          : `"${value}" is not a product token (letters, '_' and '-' only): it is read as "${token}"`);
-      }
+      if (l.agentToken !== -1 && !isValidProductToken(value)) add(l.number, 'warning', 'invalid-product-token', productTokenMessage(value));
       return;
     }
     if (l.kind === 'allow' || l.kind === 'disallow') {
@@ -104,6 +99,19 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   }
   redundantRules(RobotsTxt.parse(bytes, { mode: resolved.mode, maxBytes: Infinity }), resolved.mode, add);
   return out.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Why a user-agent value is not an RFC 9309 product token, and how each mode reads it: the
+ * modes differ when it holds digits (rfc mode keeps them, google mode stops at the first).
+ */
+function productTokenMessage(value: string): string {
+  const rfc = productToken(value, 'rfc');
+  const google = productToken(value, 'google');
+  const reading = (token: string) => (token === '' ? 'no product token (the group applies to no crawler)' : `"${token}"`);
+  const problem = `"${value}" is not a product token (RFC 9309 allows letters, '_' and '-' only)`;
+  if (rfc === google) return rfc === '' ? `${problem}: it has none, and this group applies to no crawler` : `${problem}: it is read as "${rfc}"`;
+  return `${problem}: rfc mode reads it as ${reading(rfc)}, google mode as ${reading(google)}`;
 }
 
 /**

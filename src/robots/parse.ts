@@ -37,7 +37,7 @@ export interface RobotsLine {
   keyEnd: number;
   valueStart: number;
   valueEnd: number;
-  /** User-agent lines: length of the product token at valueStart, or -1 for `*`. */
+  /** User-agent lines: length of the product token at valueStart (as the mode reads it), or -1 for `*`. */
   agentToken: number;
   /** The key was recognised through an accepted misspelling (`useragent`, `dissallow`, ...). */
   typo: boolean;
@@ -92,6 +92,8 @@ export function forEachLineChunk(
 ): number {
   const k = kernel();
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
+  // rfc mode reads digits as part of a product token (src/robots/agent.ts).
+  const digits = mode === 'rfc' ? 1 : 0;
   const buf = k.scratch(bytes.length + LINE_READER_ROOM);
   const recordsAt = buf + ((bytes.length + 7) & ~7);
   // A string body was encoded into this block (PreparedBody): it is read where it is.
@@ -99,7 +101,7 @@ export function forEachLineChunk(
   let lines = 0;
   let from = 0;
   while (from >= 0) {
-    const count = k.fn.lexLines(buf, bytes.length, from, cap, recordsAt, CHUNK_LINES);
+    const count = k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES);
     from = k.fn.lexNext();
     visit(new Uint32Array(k.u8.buffer, recordsAt, count * (LINE_SIZE / 4)), count, lines + 1);
     lines += count;

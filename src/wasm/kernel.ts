@@ -17,13 +17,15 @@ export interface KernelExports {
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, how: number, dst: number): number;
-  lexLines(buf: number, len: number, from: number, cap: number, out: number, maxLines: number): number;
+  lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number): number;
   lexNext(): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, out: number): number;
   compileWorkBytes(rules: number, bytes: number): number;
   compileTableBytes(rules: number, bytes: number): number;
   validateTable(table: number, size: number, work: number): number;
   validateWorkBytes(size: number): number;
+  /** A u32, which reaches JS as a signed i32: `>>> 0` it. */
+  tableChecksum(table: number, size: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
   twoWaySearch(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
 }

@@ -86,8 +86,9 @@ function asciiUpper(b: number): number {
 }
 
 /** Product-token characters: [A-Za-z_-]. */
-function isTokenChar(b: number): boolean {
-  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f || b === 0x2d;
+/** [A-Za-z_-], and in rfc mode digits too (the reference stops a token at its first digit). */
+function isTokenChar(b: number, mode: OracleMode): boolean {
+  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f || b === 0x2d || (mode === 'rfc' && b >= 0x30 && b <= 0x39);
 }
 
 /** RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~ */
@@ -512,10 +513,10 @@ function isGlobalAgentValue(value: Uint8Array): boolean {
   return value.length >= 1 && value[0] === STAR && (value.length === 1 || isAsciiSpace(value[1]!));
 }
 
-/** Longest [A-Za-z_-] prefix: the product token. */
-function productToken(value: Uint8Array): Uint8Array {
+/** Longest prefix of token characters: the product token. */
+function productToken(value: Uint8Array, mode: OracleMode): Uint8Array {
   let end = 0;
-  while (end < value.length && isTokenChar(value[end]!)) end++;
+  while (end < value.length && isTokenChar(value[end]!, mode)) end++;
   return value.subarray(0, end);
 }
 
@@ -525,12 +526,12 @@ function productToken(value: Uint8Array): Uint8Array {
  */
 function callerAgentToken(agent: string, mode: OracleMode): Uint8Array {
   const bytes = ascii(agent);
-  return mode === 'google' ? bytes : productToken(trimAsciiSpace(bytes));
+  return mode === 'google' ? bytes : productToken(trimAsciiSpace(bytes), mode);
 }
 
 function agentDirective(value: Uint8Array, caller: Uint8Array, mode: OracleMode): Directive {
   if (isGlobalAgentValue(value)) return { kind: 'agent', global: true, specific: false };
-  const token = productToken(value);
+  const token = productToken(value, mode);
   // In rfc mode an empty token (on either side) names nobody.
   const comparable = mode === 'google' || (token.length > 0 && caller.length > 0);
   const specific = comparable && equalsIgnoreAsciiCase(token, caller);

@@ -59,3 +59,11 @@ export function corpusFiles(): { name: string; bytes: Uint8Array }[] {
 export function corpusFile(name: string): Uint8Array {
   return new Uint8Array(readFileSync(new URL(`corpus/${name}`, root)));
 }
+
+/**
+ * A robots.txt body with a group per user-agent value, each disallowing its own path: group k
+ * names agents[k] on line 3k + 1 and disallows `/g<k>` on line 3k + 2.
+ */
+export function groupPerAgent(agents: readonly string[]): string {
+  return agents.map((agent, k) => `User-agent: ${agent}\nDisallow: /g${k}\n`).join('\n');
+}
