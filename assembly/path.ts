@@ -190,15 +190,18 @@ function setNoPath(start: i32): void {
   }
 }
 
-/** The whole URL at buf[start, ...) is left to resolveUrl (url.ts). */
+/**
+ * The URL part from `from` on, to the end of the line that holds `at`, is left to url.ts:
+ * the whole URL (`how` RESOLVE_URL), or its path and query (RESOLVE_PATH).
+ */
 // @ts-ignore: decorator
-@inline function resolveWhole(buf: usize, start: i32, limit: i32, lines: bool): void {
-  const end = lineEnd(buf, start, limit, lines);
-  pathStart = start;
+@inline function leaveToUrlParser(buf: usize, from: i32, at: i32, limit: i32, lines: bool, how: i32): void {
+  const end = lineEnd(buf, at, limit, lines);
+  pathStart = from;
   pathEnd = end;
   urlEnd = end;
   pathNeedsSlash = false;
-  pathResolve = RESOLVE_URL;
+  pathResolve = how;
 }
 
 /** Where an http(s) URL's host starts, when it starts with lowercase "http://" or "https://"; else -1. */
@@ -225,7 +228,7 @@ function setNoPath(start: i32): void {
     const c = pathAt < limit ? load<u8>(buf + pathAt) : 0x0a;
     if (pathAt == host) {
       // No host ("http:///x"): the parser skips the slashes and takes the next name.
-      resolveWhole(buf, start, limit, lines);
+      leaveToUrlParser(buf, start, start, limit, lines, RESOLVE_URL);
       return;
     }
     if (c == 0x23 || (c == 0x0a && (lines || pathAt == limit))) {
@@ -235,7 +238,7 @@ function setNoPath(start: i32): void {
     }
     if (c != 0x2f && c != 0x3f) {
       // '\\', a tab or a newline in the authority.
-      resolveWhole(buf, start, limit, lines);
+      leaveToUrlParser(buf, start, start, limit, lines, RESOLVE_URL);
       return;
     }
     pathNeedsSlash = c == 0x3f;
@@ -244,7 +247,7 @@ function setNoPath(start: i32): void {
     // the tab is removed).
     const second = start + 1 < limit ? load<u8>(buf + start + 1) : 0x61;
     if (start >= limit || load<u8>(buf + start) != 0x2f || second == 0x2f || second == 0x5c || second == 0x09 || second == 0x0a || second == 0x0d) {
-      resolveWhole(buf, start, limit, lines);
+      leaveToUrlParser(buf, start, start, limit, lines, RESOLVE_URL);
       return;
     }
     pathNeedsSlash = false;
@@ -270,7 +273,7 @@ function setNoPath(start: i32): void {
       break;
     }
     if (fetchRewrites(buf, stop, s)) {
-      resolveRest(buf, stop, limit, lines);
+      leaveToUrlParser(buf, pathAt, stop, limit, lines, RESOLVE_PATH);
       return;
     }
     pathResolve = RESOLVE_NORMALIZE;
@@ -280,7 +283,7 @@ function setNoPath(start: i32): void {
   // (The path holds its first byte at least: no stop is at pathAt, which is '/' or '?'.)
   const last = load<u8>(buf + end - 1);
   if (last == 0x3f || (last <= 0x20 && endsUrl(buf, end, limit, lines))) {
-    resolveRest(buf, end, limit, lines);
+    leaveToUrlParser(buf, pathAt, end, limit, lines, RESOLVE_PATH);
     return;
   }
   pathEnd = end;
@@ -304,12 +307,3 @@ function setNoPath(start: i32): void {
   return c == 0x25 && load<u8>(buf + at - 1) == 0x2f && load<u8>(buf + at + 1) == 0x32 && (load<u8>(buf + at + 2) | 0x20) == 0x65;
 }
 
-/** The path from pathStart on is left to resolvePath (url.ts), to the end of the line that holds `at`. */
-// @ts-ignore: decorator
-@inline function resolveRest(buf: usize, at: i32, limit: i32, lines: bool): void {
-  const last = lineEnd(buf, at, limit, lines);
-  pathEnd = last;
-  urlEnd = last;
-  pathNeedsSlash = false;
-  pathResolve = RESOLVE_PATH;
-}
