@@ -1,7 +1,7 @@
 // fetchRobotsTxt against real servers on 127.0.0.1: every RFC 9309 2.3 access result.
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateRawSync, deflateSync, gzipSync, type BrotliCompress, type Gzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt } from '../src/index.js';
+import { fetchRobotsTxt, RobotsCache } from '../src/index.js';
 import { freshnessMs } from '../src/fetch/freshness.js';
 import { originOf } from '../src/fetch/origin.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
@@ -197,7 +197,7 @@ describe('fetchRobotsTxt: unavailable and unreachable (RFC 9309 2.3.1.3, 2.3.1.4
     const r = await fetchRobotsTxt(a.origin);
     expect(r.status).toBe('unreachable');
     expect(r.httpStatus).toBeUndefined();
-    expect(r.error).toMatch(/fetch failed/);
+    expect(r.error).toMatch(/ECONNRESET/);
     expect(r.robots.isAllowed('/x', 'Bot')).toBe(false);
     expect(a.hits.get('/robots.txt')).toBe(3);
   });
@@ -297,6 +297,175 @@ describe('fetchRobotsTxt: unavailable and unreachable (RFC 9309 2.3.1.3, 2.3.1.4
     await expect(fetchRobotsTxt('ftp://example.com/')).rejects.toThrow(/not an absolute http\(s\) URL/);
     await expect(fetchRobotsTxt(a.origin, { timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be an integer of at least 1/);
     await expect(fetchRobotsTxt(a.origin, { maxRedirects: -1 })).rejects.toThrow(/maxRedirects/);
+  });
+});
+
+/** `text` compressed with `coding`, with a sync flush after each line (the cut points a streaming server makes). */
+async function flushedLines(coding: 'gzip' | 'deflate' | 'br', text: string): Promise<Buffer> {
+  const stream: Gzip | BrotliCompress = coding === 'gzip' ? createGzip() : coding === 'deflate' ? createDeflate() : createBrotliCompress();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => stream.on('end', resolve));
+  for (const line of text.split(/(?<=\n)/)) {
+    stream.write(line);
+    await new Promise<void>((resolve) => stream.flush(coding === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH, () => resolve()));
+  }
+  stream.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+describe('fetchRobotsTxt: bodies that do not arrive whole are unreachable', () => {
+  // Every prefix of this file allows something its whole does not: "/private" and "/x".
+  const text = 'User-agent: *\nDisallow: /\nAllow: /public/$\n';
+  const plain = { gzip: gzipSync(text), deflate: deflateSync(text), br: brotliCompressSync(text) };
+
+  it.each(['gzip', 'deflate', 'br'] as const)('every cut of a %s body, plain and sync-flushed: unreachable; whole: ok', async (coding) => {
+    for (const body of [plain[coding], await flushedLines(coding, text)]) {
+      let cut = 0;
+      a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': coding, 'content-length': cut }).end(body.subarray(0, cut));
+      const statuses: string[] = [];
+      for (cut = 0; cut < body.length; cut++) {
+        const r = await fetchRobotsTxt(a.origin);
+        statuses.push(r.status);
+        expect([cut, r.status, r.robots.isAllowed('/private', 'Bot')]).toEqual([cut, 'unreachable', false]);
+      }
+      expect(new Set(statuses)).toEqual(new Set(['unreachable']));
+      cut = body.length;
+      const whole = await fetchRobotsTxt(a.origin);
+      expect([whole.status, whole.robots.isAllowed('/private', 'Bot'), whole.robots.isAllowed('/public/', 'Bot')]).toEqual(['ok', false, true]);
+    }
+  });
+
+  it('raw deflate (as some servers send "deflate") and stacked codings decode', async () => {
+    a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(text));
+    expect((await fetchRobotsTxt(a.origin)).robots.isAllowed('/public/', 'Bot')).toBe(true);
+    a.handler = (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip, br' }).end(brotliCompressSync(gzipSync(text)));
+    const stacked = await fetchRobotsTxt(a.origin);
+    expect([stacked.status, stacked.robots.isAllowed('/private', 'Bot')]).toEqual(['ok', false]);
+  });
+
+  it('a plain body shorter than its Content-Length is unreachable', async () => {
+    a.handler = (req, res) => {
+      res.writeHead(200, { 'content-length': 100 });
+      res.write('User-agent: *\nDisallow: /\n');
+      setTimeout(() => req.socket.destroy(), 20);
+    };
+    const r = await fetchRobotsTxt(a.origin);
+    expect([r.status, r.robots.isAllowed('/x', 'Bot')]).toEqual(['unreachable', false]);
+  });
+});
+
+describe('fetchRobotsTxt: the deadline holds whatever the transport does', () => {
+  it('a fetch that never settles, even when aborted: unreachable at timeoutMs', async () => {
+    const never: typeof fetch = () => new Promise(() => undefined);
+    const started = Date.now();
+    const r = await fetchRobotsTxt(a.origin, { fetch: never, timeoutMs: 200 });
+    expect([r.status, r.error]).toEqual(['unreachable', 'timed out after 200 ms']);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('a body stream that never ends and ignores the abort: unreachable at timeoutMs', async () => {
+    const endless: typeof fetch = async () => new Response(new ReadableStream({ pull: () => new Promise(() => undefined) }), { status: 200 });
+    const r = await fetchRobotsTxt(a.origin, { fetch: endless, timeoutMs: 200 });
+    expect([r.status, r.error]).toEqual(['unreachable', 'timed out after 200 ms']);
+  });
+
+  it("the caller's abort rejects at once even when the fetch ignores it", async () => {
+    const controller = new AbortController();
+    const pending = fetchRobotsTxt(a.origin, { fetch: () => new Promise(() => undefined), signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 20);
+    await expect(pending).rejects.toThrow('stop');
+  });
+
+  it('RobotsCache with concurrency 1: an origin whose fetch hangs does not hold up the others', async () => {
+    const hanging = new URL(b.origin).host;
+    const fetchSome: typeof fetch = (input, init) => (String(input).includes(hanging) ? new Promise(() => undefined) : fetch(input, init));
+    a.handler = serve(RULES);
+    const cache = new RobotsCache({ agent: 'Bot', concurrency: 1, timeoutMs: 300, fetch: fetchSome });
+    const verdicts = await Promise.all([cache.isAllowed(`${b.origin}/x`), cache.isAllowed(`${a.origin}/private`), cache.isAllowed(`${a.origin}/x`)]);
+    expect(verdicts).toEqual([false, false, true]);
+    expect((await cache.get(b.origin)).error).toBe('timed out after 300 ms');
+  });
+});
+
+describe('fetchRobotsTxt: options that could not work are refused', () => {
+  it('timeoutMs from 1 to 2^31 - 1', async () => {
+    for (const timeoutMs of [0, 2 ** 31, 2 ** 32, 2 ** 40, 1.5, Number.NaN]) {
+      await expect(fetchRobotsTxt(a.origin, { timeoutMs })).rejects.toThrow(TypeError);
+    }
+    a.handler = serve(RULES);
+    expect((await fetchRobotsTxt(a.origin, { timeoutMs: 2 ** 31 - 1 })).status).toBe('ok');
+  });
+
+  it('a userAgent or a cache agent that cannot be a header value is a TypeError at construction', async () => {
+    for (const bad of ['Bot\r\nX-Injected: 1', 'Bot\n', 'Bot\0', 'Bot 日本', 'Bot\x7f']) {
+      await expect(fetchRobotsTxt(a.origin, { userAgent: bad })).rejects.toThrow(/cannot be sent in an HTTP header/);
+      expect(() => new RobotsCache({ agent: bad })).toThrow(TypeError);
+      expect(() => new RobotsCache({ agent: 'Bot', userAgent: bad })).toThrow(TypeError);
+    }
+    // Latin-1 and tabs are fine: they are sent as they are.
+    let sent: string | undefined;
+    a.handler = (req, res) => {
+      sent = req.headers['user-agent'];
+      serve(RULES)(req, res, a);
+    };
+    expect((await fetchRobotsTxt(a.origin, { userAgent: 'Bot\tcafé' })).status).toBe('ok');
+    expect(Buffer.from(sent!, 'latin1').toString('latin1')).toBe('Bot\tcafé');
+  });
+});
+
+describe('fetchRobotsTxt: HTTP details', () => {
+  it('a 304 to a request that sent no validator is unreachable', async () => {
+    a.handler = (_req, res) => res.writeHead(304).end();
+    const r = await fetchRobotsTxt(a.origin);
+    expect([r.status, r.httpStatus, r.error]).toEqual(['unreachable', 304, 'HTTP 304 to a request with no validator']);
+  });
+
+  it('a 304 renewal keeps the stored response\'s freshness: no-store stays no-store, max-age stays max-age', async () => {
+    const cache = new RobotsCache({ agent: 'Bot', minTtlMs: 0 });
+    for (const [stored, lifetime] of [['no-store', 0], ['max-age=1', 1000]] as const) {
+      let first = true;
+      const origin = (await startSites(1, (req, res) => {
+        if (first) {
+          first = false;
+          return void res.writeHead(200, { etag: '"v1"', 'cache-control': stored }).end(RULES);
+        }
+        expect(req.headers['if-none-match']).toBe('"v1"');
+        res.writeHead(304, { etag: '"v1"' }).end();
+      }))[0];
+      const result = await cache.get(origin.origin);
+      expect(result.expiresAt - result.fetchedAt).toBe(lifetime);
+      // Once expired, the next use revalidates.
+      await new Promise((resolve) => setTimeout(resolve, lifetime + 50));
+      const renewed = await cache.get(origin.origin);
+      expect([renewed.httpStatus, renewed.revalidated, renewed.expiresAt - renewed.fetchedAt]).toEqual([304, true, lifetime]);
+      await stopSites([origin]);
+    }
+  });
+
+  it('a redirect to a URL with credentials is unavailable', async () => {
+    a.handler = (_req, res) => res.writeHead(302, { location: `http://user:secret@${new URL(b.origin).host}/robots.txt` }).end();
+    b.hits.clear();
+    const r = await fetchRobotsTxt(a.origin);
+    expect([r.status, r.error, b.hits.size]).toEqual(['unavailable', `redirect to a URL with credentials (${new URL(b.origin).host})`, 0]);
+  });
+
+  it('allowRedirect sees each redirect and can refuse it: unavailable, nothing fetched there', async () => {
+    a.handler = (_req, res) => res.writeHead(301, { location: `${b.origin}/robots.txt` }).end();
+    b.handler = serve(RULES);
+    b.hits.clear();
+    const asked: string[] = [];
+    const refuseLoopback = async (from: URL, to: URL) => {
+      asked.push(`${from.href} -> ${to.href}`);
+      return to.hostname !== '127.0.0.1';
+    };
+    const refused = await fetchRobotsTxt(a.origin, { allowRedirect: refuseLoopback });
+    expect([refused.status, refused.error, b.hits.size]).toEqual(['unavailable', `redirect to ${b.origin}/robots.txt refused by allowRedirect`, 0]);
+    expect(asked).toEqual([`${a.origin}/robots.txt -> ${b.origin}/robots.txt`]);
+    const followed = await fetchRobotsTxt(a.origin, { allowRedirect: () => true });
+    expect([followed.status, followed.robots.isAllowed('/private', 'Bot')]).toEqual(['ok', false]);
+    await expect(fetchRobotsTxt(a.origin, { allowRedirect: 'no' as never })).rejects.toThrow(TypeError);
   });
 });
 

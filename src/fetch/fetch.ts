@@ -7,15 +7,18 @@
 //   unreachable 5xx, 429, network/DNS/TLS errors, timeouts: disallow all
 // 429 is "unreachable", as Google does: it says "slow down", not "there is no file", and
 // reading it as permission to crawl everything would answer a rate limit with more load.
-// Built on the platform fetch (Node's undici), which also decodes gzip, deflate and br; the
-// limit applies to the decoded bytes, so a compressed bomb is cut like any long body.
+// Requests go out through node:http(s) (transport.ts), which decodes gzip, deflate and br
+// strictly: a body that does not decode to its end is a failed download, not a shorter file.
+// The limit applies to the decoded bytes, so a compressed bomb is cut like any long body.
+// Every call ends within timeoutMs, whatever the transport does with its abort signal.
 
 import { integerOption } from '../args.js';
 import { concatBytes } from '../bytes.js';
 import { DEFAULT_MAX_BYTES, resolveParseOptions, type Mode } from '../robots/options.js';
 import { RobotsTxt } from '../robots-txt.js';
-import { freshnessMs, MAX_TTL_MS } from './freshness.js';
+import { explicitFreshnessMs, freshnessMs, MAX_TTL_MS } from './freshness.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
+import { nodeGet, type HttpGet, type HttpResponse } from './transport.js';
 
 /** The access result of RFC 9309 2.3.1. */
 export type RobotsStatus = 'ok' | 'unavailable' | 'unreachable';
@@ -29,8 +32,18 @@ export interface FetchRobotsOptions {
   maxBytes?: number;
   /** Redirects followed; one more makes the file unavailable (RFC 9309 2.3.1.2). Default 5. */
   maxRedirects?: number;
-  /** The fetch implementation; default the global fetch. */
+  /**
+   * The fetch implementation; default: node:http(s), with bodies decoded strictly. A fetch
+   * given here must decode strictly too: the platform fetch reads a compressed body cut
+   * short as whole. Must support `redirect: 'manual'`.
+   */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Asked before each redirect is followed, with the URL redirected from and to; false (or a
+   * promise of false) refuses it, and the file is unavailable, as RFC 9309 2.3.1.2 reads
+   * redirects that cannot be followed. For example, to refuse loopback and private addresses.
+   */
+  allowRedirect?: (from: URL, to: URL) => boolean | Promise<boolean>;
   /** Aborts the fetch; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Matching semantics of the parsed file; default `rfc`. */
@@ -81,7 +94,8 @@ export interface ResolvedFetchOptions {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
-  fetch: typeof globalThis.fetch;
+  get: HttpGet;
+  allowRedirect: ((from: URL, to: URL) => boolean | Promise<boolean>) | undefined;
   signal: AbortSignal | undefined;
   mode: Mode;
   ttlMs: number;
@@ -89,24 +103,44 @@ export interface ResolvedFetchOptions {
   unreachableTtlMs: number;
 }
 
+/** The longest timeout a timer can wait: 2^31 - 1 ms (longer ones fire at once). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * Throws a TypeError unless `value` can be sent as a header value: tab, printable ASCII and
+ * Latin-1 only (a CR, LF or NUL, or a character past U+00FF, would make every request fail).
+ */
+export function requireHeaderValue(value: unknown, name: string): asserts value is string {
+  if (typeof value !== 'string') throw new TypeError(`robots-wasm: ${name} must be a string`);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 0xff || c === 0x7f || (c < 0x20 && c !== 0x09)) {
+      throw new TypeError(`robots-wasm: ${name} cannot be sent in an HTTP header (character ${JSON.stringify(value[i])} at ${i})`);
+    }
+  }
+}
+
 /** Checks fetch options and fills defaults; misuse is a TypeError that names the option. */
 export function resolveFetchOptions(options: FetchRobotsOptions = {}): ResolvedFetchOptions {
   if (options === null || typeof options !== 'object') throw new TypeError('robots-wasm: options must be an object');
   const { mode } = resolveParseOptions({ mode: options.mode });
-  const fetchFn = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFn !== 'function') throw new TypeError('robots-wasm: fetch must be a function');
-  if (options.userAgent !== undefined && typeof options.userAgent !== 'string') {
-    throw new TypeError('robots-wasm: userAgent must be a string');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('robots-wasm: fetch must be a function');
+  if (options.allowRedirect !== undefined && typeof options.allowRedirect !== 'function') {
+    throw new TypeError('robots-wasm: allowRedirect must be a function');
   }
+  if (options.userAgent !== undefined) requireHeaderValue(options.userAgent, 'userAgent');
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new TypeError('robots-wasm: signal must be an AbortSignal');
   }
+  const timeoutMs = integerOption(options.timeoutMs, 'timeoutMs', 10_000);
+  if (timeoutMs > MAX_TIMEOUT_MS) throw new TypeError(`robots-wasm: timeoutMs must be at most ${MAX_TIMEOUT_MS} (2^31 - 1), got ${timeoutMs}`);
   return {
     userAgent: options.userAgent ?? 'robots-wasm',
-    timeoutMs: integerOption(options.timeoutMs, 'timeoutMs', 10_000),
+    timeoutMs,
     maxBytes: integerOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, 0),
     maxRedirects: integerOption(options.maxRedirects, 'maxRedirects', 5, 0),
-    fetch: fetchFn,
+    get: options.fetch ?? nodeGet,
+    allowRedirect: options.allowRedirect,
     signal: options.signal,
     mode,
     ttlMs: integerOption(options.ttlMs, 'ttlMs', MAX_TTL_MS, 0),
@@ -154,7 +188,7 @@ function fallback(
 }
 
 /** Reads at most `limit` bytes of a body stream, then stops the download. */
-export async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+export async function readLimited(response: HttpResponse, limit: number): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -173,11 +207,17 @@ export async function readLimited(response: Response, limit: number): Promise<Ui
   return concatBytes(chunks).subarray(0, limit);
 }
 
+/** An error's message with its code (node:http's, or the platform fetch's cause's). */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const detail = cause?.code ?? cause?.message;
+  const detail = errorCode(error) ?? cause?.message;
   return detail !== undefined && detail !== error.message ? `${error.message} (${detail})` : error.message;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 // Errors that mean the connection closed under the request, before any answer.
@@ -191,17 +231,13 @@ const DROPPED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 // and are not retried.
 const RETRIES_ON_DROPPED_CONNECTION = 2;
 
-async function fetchRetryingDroppedConnection(
-  fetch: typeof globalThis.fetch,
-  url: string,
-  init: RequestInit & { signal: AbortSignal },
-): Promise<Response> {
+async function getRetryingDroppedConnection(get: HttpGet, url: string, init: Parameters<HttpGet>[1]): Promise<HttpResponse> {
   for (let retries = 0; ; retries++) {
     try {
-      return await fetch(url, init);
+      return await get(url, init);
     } catch (error) {
-      const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-      const dropped = typeof code === 'string' && DROPPED_CONNECTION.has(code);
+      const code = errorCode(error);
+      const dropped = code !== undefined && DROPPED_CONNECTION.has(code);
       if (!dropped || init.signal.aborted || retries === RETRIES_ON_DROPPED_CONNECTION) throw error;
     }
   }
@@ -209,86 +245,154 @@ async function fetchRetryingDroppedConnection(
 
 /**
  * One fetch of `location`'s robots.txt. With `previous` (an ok result that carries
- * validators) the request is conditional, and a 304 answer renews `previous`.
+ * validators) the request is conditional, and a 304 answer renews `previous`. Ends within
+ * options.timeoutMs however the transport behaves: at the deadline the request is aborted
+ * and, if it does not stop, abandoned.
  */
 export async function requestRobotsTxt(
   location: RobotsLocation,
   options: ResolvedFetchOptions,
   previous: RobotsFetchResult | undefined,
 ): Promise<RobotsFetchResult> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
-  const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: 'text/plain, */*;q=0.5' };
-  if (previous?.status === 'ok') {
-    if (previous.etag !== undefined) headers['if-none-match'] = previous.etag;
-    if (previous.lastModified !== undefined) headers['if-modified-since'] = previous.lastModified;
-  }
-  let url = location.robotsUrl;
-  let redirects = 0;
-  const seen = new Set([url]);
+  const deadline = new AbortController();
+  const signal = options.signal === undefined ? deadline.signal : AbortSignal.any([options.signal, deadline.signal]);
+  const progress = { url: location.robotsUrl, redirects: 0 };
+  const attempt = fetchFile(location, options, previous, signal, progress);
+  // An attempt abandoned at the deadline may still fail later: that is no longer news.
+  attempt.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      deadline.abort(new Error(`timed out after ${options.timeoutMs} ms`));
+      resolve(undefined);
+    }, options.timeoutMs);
+  });
+  // The caller's abort ends the call at once too, whatever the transport does with it.
+  const aborted = new Promise<never>((_, reject) => {
+    if (options.signal === undefined) return;
+    onAbort = () => reject(options.signal!.reason);
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    for (;;) {
-      const response = await fetchRetryingDroppedConnection(options.fetch, url, { redirect: 'manual', signal, headers });
-      const httpStatus = response.status;
-      if (REDIRECTS.has(httpStatus)) {
-        await response.body?.cancel().catch(() => undefined);
-        const target = response.headers.get('location');
-        let next: URL | undefined;
-        try {
-          next = target === null ? undefined : new URL(target, url);
-        } catch {
-          next = undefined;
-        }
-        const details = { httpStatus, finalUrl: url, redirects };
-        if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-          return fallback('unavailable', location, options, { ...details, error: `redirect to an unusable location ${JSON.stringify(target)}` });
-        }
-        if (redirects === options.maxRedirects) {
-          return fallback('unavailable', location, options, { ...details, error: `more than ${options.maxRedirects} redirects` });
-        }
-        if (seen.has(next.href)) return fallback('unavailable', location, options, { ...details, error: `redirect loop at ${next.href}` });
-        seen.add(next.href);
-        url = next.href;
-        redirects++;
-        continue;
-      }
-      const now = Date.now();
-      const details = { httpStatus, finalUrl: url, redirects };
-      if (httpStatus === 304 && previous?.status === 'ok') {
-        return { ...previous, httpStatus, finalUrl: url, redirects, fetchedAt: now, expiresAt: now + lifetime(response, now, options), revalidated: true };
-      }
-      if (httpStatus < 200 || httpStatus >= 300) {
-        await response.body?.cancel().catch(() => undefined);
-        const unreachable = httpStatus >= 500 || httpStatus === 429;
-        const error = `HTTP ${httpStatus}`;
-        return unreachable
-          ? fallback('unreachable', location, options, { ...details, error })
-          : fallback('unavailable', location, options, { ...details, error, expiresAt: now + lifetime(response, now, options) });
-      }
-      const body = await readLimited(response, options.maxBytes + 1);
-      const fetchedAt = Date.now();
-      return {
-        status: 'ok',
-        robots: RobotsTxt.parse(body, { mode: options.mode, maxBytes: options.maxBytes }),
-        origin: location.origin,
-        ...details,
-        fetchedAt,
-        expiresAt: fetchedAt + lifetime(response, fetchedAt, options),
-        error: undefined,
-        body,
-        etag: response.headers.get('etag') ?? undefined,
-        lastModified: response.headers.get('last-modified') ?? undefined,
-        revalidated: false,
-      };
-    }
+    const result = await Promise.race([attempt, timedOut, aborted]);
+    if (result !== undefined) return result;
+    return fallback('unreachable', location, options, { finalUrl: progress.url, redirects: progress.redirects, error: `timed out after ${options.timeoutMs} ms` });
   } catch (error) {
     // The caller's own abort is not an answer about the server.
     if (options.signal?.aborted) throw options.signal.reason;
-    const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describe(error);
-    return fallback('unreachable', location, options, { finalUrl: url, redirects, error: reason });
+    const reason = deadline.signal.aborted ? `timed out after ${options.timeoutMs} ms` : describe(error);
+    return fallback('unreachable', location, options, { finalUrl: progress.url, redirects: progress.redirects, error: reason });
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-function lifetime(response: Response, now: number, options: ResolvedFetchOptions): number {
+/**
+ * The request and its redirects: the result of the answer, or a rejection when no answer
+ * arrived (network failure, abort). `progress` keeps the URL and redirect count so far.
+ */
+async function fetchFile(
+  location: RobotsLocation,
+  options: ResolvedFetchOptions,
+  previous: RobotsFetchResult | undefined,
+  signal: AbortSignal,
+  progress: { url: string; redirects: number },
+): Promise<RobotsFetchResult> {
+  const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: 'text/plain, */*;q=0.5' };
+  const conditional = previous?.status === 'ok' && (previous.etag !== undefined || previous.lastModified !== undefined);
+  if (conditional) {
+    if (previous.etag !== undefined) headers['if-none-match'] = previous.etag;
+    if (previous.lastModified !== undefined) headers['if-modified-since'] = previous.lastModified;
+  }
+  const seen = new Set([progress.url]);
+  for (;;) {
+    const url = progress.url;
+    const response = await getRetryingDroppedConnection(options.get, url, { redirect: 'manual', signal, headers });
+    const httpStatus = response.status;
+    const details = { httpStatus, finalUrl: url, redirects: progress.redirects };
+    if (REDIRECTS.has(httpStatus)) {
+      await response.body?.cancel().catch(() => undefined);
+      const refusal = await redirectRefusal(response.headers.get('location'), url, seen, progress.redirects, options);
+      if (typeof refusal === 'string') return fallback('unavailable', location, options, { ...details, error: refusal });
+      seen.add(refusal.href);
+      progress.url = refusal.href;
+      progress.redirects++;
+      continue;
+    }
+    const now = Date.now();
+    if (httpStatus === 304) {
+      await response.body?.cancel().catch(() => undefined);
+      // Only an answer to a conditional request may say "not modified".
+      if (!conditional) return fallback('unreachable', location, options, { ...details, error: 'HTTP 304 to a request with no validator' });
+      return { ...previous, httpStatus, finalUrl: url, redirects: progress.redirects, fetchedAt: now, expiresAt: now + renewedLifetime(response, now, previous, options), revalidated: true };
+    }
+    if (httpStatus < 200 || httpStatus >= 300) {
+      await response.body?.cancel().catch(() => undefined);
+      const unreachable = httpStatus >= 500 || httpStatus === 429;
+      const error = `HTTP ${httpStatus}`;
+      return unreachable
+        ? fallback('unreachable', location, options, { ...details, error })
+        : fallback('unavailable', location, options, { ...details, error, expiresAt: now + lifetime(response, now, options) });
+    }
+    const body = await readLimited(response, options.maxBytes + 1);
+    const fetchedAt = Date.now();
+    return {
+      status: 'ok',
+      robots: RobotsTxt.parse(body, { mode: options.mode, maxBytes: options.maxBytes }),
+      origin: location.origin,
+      ...details,
+      fetchedAt,
+      expiresAt: fetchedAt + lifetime(response, fetchedAt, options),
+      error: undefined,
+      body,
+      etag: response.headers.get('etag') ?? undefined,
+      lastModified: response.headers.get('last-modified') ?? undefined,
+      revalidated: false,
+    };
+  }
+}
+
+/**
+ * Where a redirect from `from` to `target` (its Location) leads, or why it is not followed:
+ * an unusable location, credentials in it, one redirect too many, a loop, or the caller's
+ * allowRedirect said no.
+ */
+async function redirectRefusal(
+  target: string | null,
+  from: string,
+  seen: Set<string>,
+  redirects: number,
+  options: ResolvedFetchOptions,
+): Promise<URL | string> {
+  let next: URL | undefined;
+  try {
+    next = target === null ? undefined : new URL(target, from);
+  } catch {
+    next = undefined;
+  }
+  if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) return `redirect to an unusable location ${JSON.stringify(target)}`;
+  if (next.username !== '' || next.password !== '') return `redirect to a URL with credentials (${next.host})`;
+  if (redirects === options.maxRedirects) return `more than ${options.maxRedirects} redirects`;
+  if (seen.has(next.href)) return `redirect loop at ${next.href}`;
+  if (options.allowRedirect !== undefined && !(await options.allowRedirect(new URL(from), new URL(next.href)))) {
+    return `redirect to ${next.href} refused by allowRedirect`;
+  }
+  return next;
+}
+
+function lifetime(response: HttpResponse, now: number, options: ResolvedFetchOptions): number {
   return Math.min(options.ttlMs, Math.max(options.minTtlMs, freshnessMs(response.headers, now, options.ttlMs, options.ttlMs)));
+}
+
+/**
+ * How long a 304 renews `previous` for: by the 304's own freshness headers when it has them
+ * (they update the stored response's, RFC 9111 4.3.4), else by the stored response's, which
+ * gave `previous` its lifetime: no-store stays no-store, max-age stays max-age.
+ */
+function renewedLifetime(response: HttpResponse, now: number, previous: RobotsFetchResult, options: ResolvedFetchOptions): number {
+  if (explicitFreshnessMs(response.headers, now) !== undefined) return lifetime(response, now, options);
+  return Math.min(options.ttlMs, Math.max(options.minTtlMs, previous.expiresAt - previous.fetchedAt));
 }
