@@ -162,7 +162,7 @@ describe('robots-wasm check', () => {
     await stopSites([gone]);
     const r = await runAsync(['check', `${gone.origin}/robots.txt`, '--agent', 'x', '--strict', URLS]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^robots-wasm: robots.txt unreachable \(fetch failed \(ECONNREFUSED\)\): everything is disallowed/);
+    expect(r.stderr).toMatch(/^robots-wasm: robots.txt unreachable \(connect ECONNREFUSED [\d.:]+\): everything is disallowed/);
     expect(r.stdout.split('\n').filter((l) => l.startsWith('allow')).map((l) => l.split('\t')[1])).toEqual(['https://www.example.com/robots.txt']);
   });
 });

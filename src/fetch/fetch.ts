@@ -212,7 +212,7 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const detail = errorCode(error) ?? cause?.message;
-  return detail !== undefined && detail !== error.message ? `${error.message} (${detail})` : error.message;
+  return detail !== undefined && !error.message.includes(detail) ? `${error.message} (${detail})` : error.message;
 }
 
 function errorCode(error: unknown): string | undefined {
