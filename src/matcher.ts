@@ -11,6 +11,7 @@ import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
 import { bufferMapsBytes, kernel, SCRATCH_KEPT_BYTES } from './wasm/kernel.js';
+import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
 import type { PackedUrls } from './wasm/batch.js';
 
@@ -245,7 +246,7 @@ export class Matcher {
     for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
     // urls | spans | verdicts | maps of the urls and normalisation scratch, each with scan slack
     const bytesAt = k.scratch(bytes.length + count * 9 + bufferMapsBytes(bytes.length) + 3 * longest + 128);
-    const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
+    const spansAt = alignUp(bytesAt + bytes.length + 32, 8);
     const outAt = spansAt + count * 8;
     k.u8.set(bytes, bytesAt);
     new Uint32Array(k.u8.buffer, spansAt, count * 2).set(spans);
@@ -303,7 +304,7 @@ export class Matcher {
       const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
       // buffer | output | maps of the lines and normalisation scratch, each with scan slack
       const bufAt = k.scratch(size + outBytes + bufferMapsBytes(size) + 3 * size + 128);
-      const outAt = (bufAt + size + 32 + 3) & ~3;
+      const outAt = alignUp(bufAt + size + 32, 4);
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);
       disallowed += k.fn.linesDisallowed();

@@ -38,6 +38,20 @@ describe('Heap', () => {
     expect(memory.buffer.byteLength).toBeGreaterThanOrEqual(big + 200_000);
   });
 
+  it('refuses a size that is not a non-negative integer, or more than the limit, before changing anything', () => {
+    const { heap: h } = heap();
+    const a = h.alloc(100);
+    const before = h.stats();
+    for (const size of [2 ** 31, 2 ** 31 + 8, 2 ** 32 + 1, 2.16e9, Infinity, NaN, -16, 1.5]) {
+      expect(() => h.alloc(size)).toThrow(RangeError);
+      expect(h.stats()).toEqual(before);
+    }
+    h.limit = 2 ** 32;
+    expect(() => h.alloc(2 ** 32 + 16)).toThrow(/4294967312 bytes asked for, more than the WebAssembly memory limit of 4294967296 bytes/);
+    // The free list was left whole: the next block follows the first.
+    expect(h.alloc(16)).toBe(a + 112);
+  });
+
   it('shrink returns a tail; double free and unknown pointers throw', () => {
     const { heap: h } = heap();
     const a = h.alloc(1000);

@@ -7,6 +7,7 @@ import { Matcher } from '../matcher.js';
 import type { KeptValues } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
 import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
+import { alignUp } from '../wasm/memory.js';
 
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
@@ -38,6 +39,10 @@ export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], 
   const inputSize = slice + 4 + n * RULE_IN_SIZE;
   const workSize = k.fn.compileWorkBytes(n, valueBytes);
   const tableBound = k.fn.compileTableBytes(n, valueBytes);
+  // Refused before anything is allocated: the memory never shrinks once grown.
+  if (tableBound + inputSize + workSize > k.heap.limit) {
+    throw new RangeError(`robots-wasm: compiling ${n} rules of ${valueBytes} bytes needs ${tableBound + inputSize + workSize} bytes, more than the WebAssembly memory limit of ${k.heap.limit} bytes (setWasmMemoryLimit)`);
+  }
   const table = k.heap.alloc(tableBound);
   try {
     // The input and the compiler's work area live in the reusable scratch block: a heap block
@@ -46,7 +51,7 @@ export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], 
     if (typeof values === 'string') k.writeString(values.slice(lo, hi), scratch, 'latin1');
     else k.u8.set(values.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
-    const rulesAt = scratch + ((slice + 3) & ~3);
+    const rulesAt = scratch + alignUp(slice, 4);
     const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));
     for (let i = 0, at = 0; i < n; i++, at += RULE_IN_SIZE / 4) {
       const r = rules[i];
