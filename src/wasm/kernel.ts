@@ -4,7 +4,7 @@
 
 import { WASM_BASE64 } from './binary.generated.js';
 import { BatchArea } from './batch.js';
-import { Heap, type HeapStats } from './memory.js';
+import { Heap } from './memory.js';
 
 /**
  * The module's exports (integers and pointers only; see assembly/index.ts). An address is a
@@ -166,11 +166,6 @@ export class Kernel {
 }
 
 let threadKernel: Kernel | undefined;
-
-/** Size of this thread's WebAssembly memory and how much of it compiled tables and buffers use. */
-export function wasmMemoryStats(): HeapStats {
-  return kernel().heap.stats();
-}
 
 /**
  * Caps this thread's WebAssembly memory at `bytes` (default 2 GiB): compiling a table or

@@ -15,6 +15,9 @@ const ALIGN = 16;
  */
 export const HEAP_GUARD = 64;
 
+/** The most a growth step adds beyond what the allocation needs. */
+const MAX_GROW_SPARE = 16 << 20;
+
 /** Default ceiling of a thread's WebAssembly memory (see setWasmMemoryLimit). */
 export const DEFAULT_MEMORY_LIMIT = 2 ** 31;
 
@@ -138,8 +141,10 @@ export class Heap {
   }
 
   private grow(need: number): void {
-    // Grow by at least half the current size so a growing working set costs few grows, but
-    // never past the limit: then only by what is needed.
+    // Grow by half the current size so a growing working set costs few grows, but by at most
+    // MAX_GROW_SPARE past what is needed (the memory never shrinks, and a working set the table
+    // budget bounds should not end with a third of the memory never used), and never past the
+    // limit: then only by what is needed.
     const last = this.starts.length - 1;
     const tailFree = last >= 0 && this.starts[last] + this.sizes[last] === this.end ? this.sizes[last] : 0;
     const current = this.memory.buffer.byteLength;
@@ -147,7 +152,7 @@ export class Heap {
     if (current + needed * PAGE > this.limit) {
       throw new RangeError(`robots-wasm: the WebAssembly memory limit of ${this.limit} bytes is reached (${current} in use, ${need} more asked for)`);
     }
-    const pages = Math.max(needed, Math.min(Math.ceil(this.end / 2 / PAGE), Math.floor((this.limit - current) / PAGE)));
+    const pages = Math.max(needed, Math.min(Math.ceil(this.end / 2 / PAGE), needed + MAX_GROW_SPARE / PAGE, Math.floor((this.limit - current) / PAGE)));
     try {
       this.memory.grow(pages);
     } catch {

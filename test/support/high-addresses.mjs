@@ -34,6 +34,10 @@ export function entryPointAnswers(lib, kernel) {
         fromBytes: Array.from(loaded.checkMany(urls)),
         paths: urls.slice(0, 60).map((url) => lib.normalizePath(url, mode)),
       };
+      // Every table evicted and made again, above 2 GiB too.
+      lib.setTableBudget(0);
+      answer.rebuilt = [Array.from(matcher.checkMany(urls)), Array.from(loaded.checkMany(urls))];
+      lib.setTableBudget(256 * 2 ** 20);
       loaded.dispose();
       answers.push(answer);
     }
