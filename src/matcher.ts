@@ -82,6 +82,7 @@ export class Matcher {
   readonly #size: number;
   /** What the table is made from; undefined once disposed. */
   #source: TableSource | undefined;
+  #onDispose: (() => void)[] | undefined;
 
   private constructor(source: TableSource, ptr: number) {
     this.#source = source;
@@ -158,13 +159,25 @@ export class Matcher {
   }
 
   /**
-   * Frees the table now instead of when the table budget or garbage collection would; the
-   * matcher is unusable afterwards.
+   * Frees the table now (and RobotsPool workers' copies of it) instead of when the table budget
+   * or garbage collection would; the matcher is unusable afterwards.
    */
   dispose(): void {
     if (this.#source === undefined) return;
     this.#source = undefined;
     release(this.#block);
+    const hooks = this.#onDispose;
+    this.#onDispose = undefined;
+    if (hooks !== undefined) for (const hook of hooks) hook();
+  }
+
+  /**
+   * Internal: calls `hook` when the matcher is disposed (RobotsPool drops its workers' copies
+   * of the table then).
+   * @internal
+   */
+  whenDisposed(hook: () => void): void {
+    (this.#onDispose ??= []).push(hook);
   }
 
   /** True once dispose() was called. */
