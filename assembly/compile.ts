@@ -153,13 +153,16 @@ const STRENGTH_SLOTS_SLACK = 256;
   return ((maxLen - <i32>len) << 1) | (allow != 0 ? 0 : 1);
 }
 
+// The two sizes below are f64: for a large enough input an i32 would wrap, and the caller
+// would hand the compiler too small an area instead of refusing the input.
+
 /** Work area the compiler needs for `rules` rules whose values hold `bytes` bytes in all. */
-export function compileWorkBytes(rules: i32, bytes: i32): i32 {
-  return 8 * bytes + (640 + 4 * STRENGTH_SLOTS_PER_RULE) * rules + 4096 + 4 * STRENGTH_SLOTS_SLACK;
+export function compileWorkBytes(rules: f64, bytes: f64): f64 {
+  return 8 * bytes + <f64>(640 + 4 * STRENGTH_SLOTS_PER_RULE) * rules + <f64>(4096 + 4 * STRENGTH_SLOTS_SLACK);
 }
 
 /** Upper bound of the table size for `rules` rules whose values hold `bytes` bytes in all. */
-export function compileTableBytes(rules: i32, bytes: i32): i32 {
+export function compileTableBytes(rules: f64, bytes: f64): f64 {
   return 6 * bytes + 512 * rules + 1024;
 }
 

@@ -19,9 +19,9 @@ import {
 } from '../src/compile/layout';
 import { childAreaBytes, childIndexBytes } from './node';
 
-/** Bytes of the work area validateTable needs for a `size`-byte image: a u32 per 4 bytes. */
-export function validateWorkBytes(size: u32): u32 {
-  return (size & ~3) + 8;
+/** Bytes of the work area validateTable needs for a `size`-byte image: a u32 per 4 bytes (f64: never wraps). */
+export function validateWorkBytes(size: f64): f64 {
+  return Math.floor(size / 4) * 4 + 8;
 }
 
 // What the work area holds for each 4-byte position of the nodes: not a node, a node no
@@ -124,7 +124,7 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     const nodesEnd = filterOff != 0 ? filterOff : imageSize;
     const wide = (word(HDR_FLAGS) & FLAG_WIDE_CHILDREN) != 0;
     // Pass 1: the nodes tile [rootOff, nodesEnd), each well formed; note where each starts.
-    memory.fill(work, 0, validateWorkBytes(size));
+    memory.fill(work, 0, <usize>validateWorkBytes(<f64>size));
     let at = rootOff;
     while (at < nodesEnd) {
       if (at + NODE_CHILD_AREA > nodesEnd) return TABLE_BAD_NODES;

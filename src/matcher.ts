@@ -11,7 +11,9 @@ import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
 import { bufferMapsBytes, kernel, SCRATCH_KEPT_BYTES, urlScratchBytes } from './wasm/kernel.js';
+import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
+import { admit, allocTable, release, resident, TableBlock, touch } from './wasm/tables.js';
 import type { PackedUrls } from './wasm/batch.js';
 
 /** The rule that decided a verdict. */
@@ -38,8 +40,25 @@ export interface TableRuleInfo {
   pattern: string;
 }
 
-// Tables of matchers that were garbage-collected without dispose() are freed here.
-const finalizer = new FinalizationRegistry<number>((ptr) => kernel().heap.free(ptr));
+/**
+ * What a matcher's table is made from, kept in JS so that the table can be made again after
+ * the budget evicted it (src/wasm/tables.ts). Internal.
+ */
+export interface TableSource {
+  /** Writes the table into a new block from allocTable and returns the block's address. */
+  build(): number;
+}
+
+/** A table image, loaded without validation: it was validated when the matcher was made. */
+class TableImage implements TableSource {
+  constructor(private readonly image: Uint8Array) {}
+
+  build(): number {
+    const ptr = allocTable(this.image.length);
+    kernel().u8.set(this.image, ptr);
+    return ptr;
+  }
+}
 
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
 // bounded whatever the input size.
@@ -58,19 +77,25 @@ const DAMAGED_PARTS: Record<number, string> = {
  * time, by the array or from a buffer of lines, and the table as a portable byte image.
  */
 export class Matcher {
-  #ptr: number;
+  /** The table's block; evicted (ptr 0) when the budget needed the room, and then made again. */
+  readonly #block = new TableBlock();
   readonly #size: number;
-  readonly #token: object = {};
+  /** What the table is made from; undefined once disposed. */
+  #source: TableSource | undefined;
+  #onDispose: (() => void)[] | undefined;
 
-  private constructor(ptr: number, size: number) {
-    this.#ptr = ptr;
-    this.#size = size;
-    finalizer.register(this, ptr, this.#token);
+  private constructor(source: TableSource, ptr: number) {
+    this.#source = source;
+    this.#size = kernel().dv.getUint32(ptr + HDR_TOTAL_LEN, true);
+    admit(this.#block, ptr, this);
   }
 
-  /** Internal: a matcher that takes ownership of the table block `ptr` (`size` bytes). */
-  static adopt(ptr: number, size: number): Matcher {
-    return new Matcher(ptr, size);
+  /**
+   * Internal: a matcher over the table `source` builds now, and again whenever it was evicted.
+   * @internal
+   */
+  static build(source: TableSource): Matcher {
+    return new Matcher(source, source.build());
   }
 
   /**
@@ -81,8 +106,19 @@ export class Matcher {
    */
   static fromBytes(bytes: Uint8Array): Matcher {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: Matcher.fromBytes expects a Uint8Array');
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const magic = bytes.length < HEADER_SIZE ? 0 : view.getUint32(HDR_MAGIC, true);
+    // A copy (slice() of a Buffer would be a view): the caller may reuse its array, and the
+    // table is made again from it after an eviction.
+    return Matcher.fromImage(new Uint8Array(bytes));
+  }
+
+  /**
+   * Internal: fromBytes of an image that nobody else will write to (a pool worker's
+   * transferred copy), kept as it is to make the table again from.
+   * @internal
+   */
+  static fromImage(image: Uint8Array): Matcher {
+    const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
+    const magic = image.length < HEADER_SIZE ? 0 : view.getUint32(HDR_MAGIC, true);
     if (magic !== TABLE_MAGIC) {
       // "RWT" and a format version: a stored image from another release of the library.
       if ((magic & 0xffffff) === (TABLE_MAGIC & 0xffffff)) {
@@ -91,45 +127,69 @@ export class Matcher {
       }
       throw new TypeError('robots-wasm: not a compiled robots-wasm table (bad magic)');
     }
-    if (view.getUint32(HDR_TOTAL_LEN, true) !== bytes.length) {
+    if (view.getUint32(HDR_TOTAL_LEN, true) !== image.length) {
       throw new TypeError('robots-wasm: compiled table is truncated or has trailing bytes');
     }
+    const source = new TableImage(image);
+    const ptr = source.build();
     const k = kernel();
-    const ptr = k.heap.alloc(bytes.length);
-    k.u8.set(bytes, ptr);
     // Damage that leaves every offset in range still changes verdicts: the checksum refuses
     // it first.
-    if (k.fn.tableChecksum(ptr, bytes.length) >>> 0 !== view.getUint32(HDR_CHECKSUM, true)) {
+    if (k.fn.tableChecksum(ptr, image.length) >>> 0 !== view.getUint32(HDR_CHECKSUM, true)) {
       k.heap.free(ptr);
       throw new TypeError('robots-wasm: compiled table is damaged (checksum)');
     }
     // A crafted image can carry a valid checksum: the kernel must never follow an offset out
     // of it.
-    const damaged = k.fn.validateTable(ptr, bytes.length, k.scratch(k.fn.validateWorkBytes(bytes.length)));
+    const damaged = k.fn.validateTable(ptr, image.length, k.scratch(k.fn.validateWorkBytes(image.length)));
     k.trimScratch(SCRATCH_KEPT_BYTES);
     if (damaged !== TABLE_OK) {
       k.heap.free(ptr);
       throw new TypeError(`robots-wasm: compiled table is damaged (${DAMAGED_PARTS[damaged] ?? 'unknown'})`);
     }
-    return new Matcher(ptr, bytes.length);
+    return new Matcher(source, ptr);
   }
 
+  /** The table's address: made again first if it was evicted, and marked most recently used. */
   #table(): number {
-    if (this.#ptr === 0) throw new Error('robots-wasm: this matcher was disposed');
-    return this.#ptr;
+    const block = this.#block;
+    return block === resident.newest ? block.ptr : this.#resume();
   }
 
-  /** Frees the table now instead of at garbage collection; the matcher is unusable afterwards. */
+  #resume(): number {
+    const source = this.#source;
+    if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');
+    const block = this.#block;
+    if (block.ptr === 0) admit(block, source.build(), this);
+    else touch(block);
+    return block.ptr;
+  }
+
+  /**
+   * Frees the table now (and RobotsPool workers' copies of it) instead of when the table budget
+   * or garbage collection would; the matcher is unusable afterwards.
+   */
   dispose(): void {
-    if (this.#ptr === 0) return;
-    finalizer.unregister(this.#token);
-    kernel().heap.free(this.#ptr);
-    this.#ptr = 0;
+    if (this.#source === undefined) return;
+    this.#source = undefined;
+    release(this.#block);
+    const hooks = this.#onDispose;
+    this.#onDispose = undefined;
+    if (hooks !== undefined) for (const hook of hooks) hook();
+  }
+
+  /**
+   * Internal: calls `hook` when the matcher is disposed (RobotsPool drops its workers' copies
+   * of the table then).
+   * @internal
+   */
+  whenDisposed(hook: () => void): void {
+    (this.#onDispose ??= []).push(hook);
   }
 
   /** True once dispose() was called. */
   get disposed(): boolean {
-    return this.#ptr === 0;
+    return this.#source === undefined;
   }
 
   /** Size of the compiled table in bytes. */
@@ -278,7 +338,7 @@ export class Matcher {
     for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
     // urls | spans | verdicts | maps of the urls and normalisation scratch, each with scan slack
     const bytesAt = k.scratch(bytes.length + count * 9 + bufferMapsBytes(bytes.length) + urlScratchBytes(longest) + 128);
-    const spansAt = (bytesAt + bytes.length + 32 + 7) & ~7;
+    const spansAt = alignUp(bytesAt + bytes.length + 32, 8);
     const outAt = spansAt + count * 8;
     k.u8.set(bytes, bytesAt);
     new Uint32Array(k.u8.buffer, spansAt, count * 2).set(spans);
@@ -324,7 +384,7 @@ export class Matcher {
   /** checkLines by chunks: each chunk's output goes to `sink` as a view of kernel memory. */
   #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
-    const table = this.#table();
+    let table = this.#table();
     const k = kernel();
     let disallowed = 0;
     let start = 0;
@@ -336,12 +396,15 @@ export class Matcher {
       const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
       // buffer | output | maps of the lines and normalisation scratch, each with scan slack
       const bufAt = k.scratch(size + outBytes + bufferMapsBytes(size) + urlScratchBytes(size) + 128);
-      const outAt = (bufAt + size + 32 + 3) & ~3;
+      const outAt = alignUp(bufAt + size + 32, 4);
       k.u8.set(bytes.subarray(start, end), bufAt);
       const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);
       disallowed += k.fn.linesDisallowed();
       sink(k.u8.subarray(outAt, outAt + n));
       start = end;
+      // The sink may have made tables, and the budget evicted this one to make room: then it
+      // is made again here, before the next chunk is written to the scratch block.
+      if (start < bytes.length) table = this.#table();
     }
     k.trimScratch(SCRATCH_KEPT_BYTES);
     return disallowed;

@@ -1,8 +1,13 @@
 // Limits as a contract (README "Limits"): each at its boundary, and the adversarial inputs of
 // the reliability work: they finish, with the right answers. (How long they take is reported
 // by `npm run bench -- adversarial`, not asserted here.)
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '../dist/index.js';
+import * as lib from '../dist/index.js';
+import { normalizePath, RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '../dist/index.js';
+import { kernel } from '../dist/wasm/kernel.js';
+import { entryPointAnswers } from './support/high-addresses.mjs';
 import {
   deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, oneByteKeyPath, oneByteKeys, prototypeAgents,
 } from '../bench/adversarial.js';
@@ -14,12 +19,59 @@ describe('WebAssembly memory ceiling (setWasmMemoryLimit)', () => {
     expect(before.limitBytes).toBe(2 ** 31);
     const big = `User-agent: *\n${Array.from({ length: 60_000 }, (_, i) => `Disallow: /big/${i}/*.x$`).join('\n')}\n`;
     setWasmMemoryLimit(before.memoryBytes + (1 << 20));
-    expect(() => RobotsTxt.parse(big).matcher('Bot')).toThrow(/WebAssembly memory limit of \d+ bytes is reached/);
+    expect(() => RobotsTxt.parse(big).matcher('Bot')).toThrow(/WebAssembly memory limit of \d+ bytes/);
     // What fits keeps working under the limit.
     expect(RobotsTxt.parse('User-agent: *\nDisallow: /x\n').isAllowed('/x', 'Bot')).toBe(false);
     setWasmMemoryLimit(2 ** 31);
     expect(RobotsTxt.parse(big).isAllowed('/big/7/a.x', 'Bot')).toBe(false);
     expect(() => setWasmMemoryLimit(1000)).toThrow(TypeError);
+  });
+});
+
+describe('sizes past the memory limit, and addresses past 2 GiB', () => {
+  const matcher = RobotsTxt.parse('User-agent: *\nDisallow: /private\n').matcher('Bot');
+  const normal = () => [matcher.isAllowed('/private/x'), matcher.isAllowed('/public'), RobotsTxt.parse('User-agent: *\nDisallow: /y\n').isAllowed('/y', 'Bot')];
+
+  it('a URL of 180 million characters is a RangeError that names the limit, and the thread keeps working', () => {
+    // Its UTF-8 and normalisation room would be over 2 GiB.
+    const huge = `/private/${'x'.repeat(180_000_000)}`;
+    expect(() => matcher.isAllowed(huge)).toThrow(/bytes asked for, more than the WebAssembly memory limit of 2147483648 bytes/);
+    expect(normal()).toEqual([false, true, false]);
+    expect(() => matcher.checkMany(['/a', huge])).toThrow(RangeError);
+    expect(() => normalizePath(huge)).toThrow(RangeError);
+    expect(normal()).toEqual([false, true, false]);
+    expect(Array.from(matcher.checkMany(['/private/1', '/x']))).toEqual([0, 1]);
+    expect(wasmMemoryStats().usedBytes).toBeGreaterThan(0);
+    expect(wasmMemoryStats().memoryBytes).toBeLessThan(64 << 20);
+  });
+
+  it('a body whose compile work area would pass the limit is a RangeError before anything is allocated', () => {
+    // One rule of 270 MB: its work area, 8 bytes per byte, is past 2 GiB (and past 32 bits as an i32).
+    const body = new TextEncoder().encode(`User-agent: *\nDisallow: /${'a'.repeat(270_000_000)}\n`);
+    const robots = RobotsTxt.parse(body, { maxBytes: Infinity });
+    const grown = wasmMemoryStats().memoryBytes;
+    expect(() => robots.matcher('Bot')).toThrow(/compiling 1 rules of 270000001 bytes needs \d+ bytes, more than the WebAssembly memory limit of 2147483648 bytes/);
+    expect(wasmMemoryStats().memoryBytes).toBe(grown);
+    expect(normal()).toEqual([false, true, false]);
+  });
+
+  it('a body of 2 GiB is a RangeError before it is read, and the thread keeps working', () => {
+    // Its zero pages are never touched.
+    const body = new Uint8Array(2 ** 31);
+    expect(() => RobotsTxt.parse(body, { maxBytes: Infinity })).toThrow(/a body of 2147483648 bytes is more than the 2147352567 bytes the line reader can address/);
+    expect(normal()).toEqual([false, true, false]);
+  });
+
+  it('above 2 GiB every entry point answers as below (a child process with the limit at 4 GiB)', () => {
+    const script = fileURLToPath(new URL('./support/high-addresses.mjs', import.meta.url));
+    const high = JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8', maxBuffer: 256 << 20 }));
+    expect(high.stats.memoryBytes).toBeGreaterThan(2 ** 31);
+    // The two blocks took the memory from its start to past 2 GiB: what came after lies above.
+    expect(high.addresses.lowBlocks[0]).toBeLessThan(1 << 20);
+    expect(high.addresses.lowBlocks[1]).toBe(high.addresses.lowBlocks[0] + 2 ** 30);
+    expect(high.addresses.batch).toBeGreaterThanOrEqual(2 ** 31);
+    expect(high.addresses.url).toBeGreaterThanOrEqual(2 ** 31);
+    expect(high.answers).toEqual(entryPointAnswers(lib, kernel));
   });
 });
 

@@ -1,7 +1,12 @@
-// WebAssembly memory: blocks are freed and reused, so memory stops growing.
-import { describe, expect, it } from 'vitest';
-import { Matcher, normalizePath, RobotsTxt, wasmMemoryStats } from '../src/index.js';
+// WebAssembly memory: blocks are freed and reused, so memory stops growing; compiled tables
+// are a cache with a byte budget, evicted and made again without changing an answer.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Matcher, normalizePath, RobotsTxt, setTableBudget, wasmMemoryStats, type Explanation, type Mode } from '../src/index.js';
+import { kernel } from '../src/wasm/kernel.js';
 import { Heap } from '../src/wasm/memory.js';
+import { DEFAULT_TABLE_BUDGET } from '../src/wasm/tables.js';
+import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
+import { corpusFiles } from './support/fixtures.js';
 
 describe('Heap', () => {
   function heap(pages = 1) {
@@ -36,6 +41,30 @@ describe('Heap', () => {
     const big = h.alloc(200_000);
     expect(grows()).toBe(1);
     expect(memory.buffer.byteLength).toBeGreaterThanOrEqual(big + 200_000);
+  });
+
+  it('grows by half its size, but by no more than 16 MiB past what an allocation needs', () => {
+    const { heap: h, memory } = heap();
+    h.alloc(64 << 20);
+    const before = memory.buffer.byteLength;
+    h.alloc(1 << 20);
+    expect(memory.buffer.byteLength - before).toBe(17 << 20);
+    h.alloc(17 << 20);
+    expect(memory.buffer.byteLength - before).toBe(34 << 20);
+  });
+
+  it('refuses a size that is not a non-negative integer, or more than the limit, before changing anything', () => {
+    const { heap: h } = heap();
+    const a = h.alloc(100);
+    const before = h.stats();
+    for (const size of [2 ** 31, 2 ** 31 + 8, 2 ** 32 + 1, 2.16e9, Infinity, NaN, -16, 1.5]) {
+      expect(() => h.alloc(size)).toThrow(RangeError);
+      expect(h.stats()).toEqual(before);
+    }
+    h.limit = 2 ** 32;
+    expect(() => h.alloc(2 ** 32 + 16)).toThrow(/4294967312 bytes asked for, more than the WebAssembly memory limit of 4294967296 bytes/);
+    // The free list was left whole: the next block follows the first.
+    expect(h.alloc(16)).toBe(a + 112);
   });
 
   it('shrink returns a tail; double free and unknown pointers throw', () => {
@@ -121,5 +150,102 @@ describe('compiled tables', () => {
     expect(wasmMemoryStats().liveBlocks).toBeGreaterThanOrEqual(before + 1);
     matcher.dispose();
     expect(wasmMemoryStats().liveBlocks).toBe(before);
+  });
+});
+
+describe('compiled tables are a cache with a byte budget', () => {
+  afterEach(() => setTableBudget(DEFAULT_TABLE_BUDGET));
+
+  /** Every corpus file in both modes, with its agents' matchers and URLs made from its rules. */
+  function corpusCases() {
+    const cases: { robots: RobotsTxt; agent: string; urls: string[] }[] = [];
+    for (const { bytes } of corpusFiles()) {
+      for (const mode of ['rfc', 'google'] as Mode[]) {
+        const robots = RobotsTxt.parse(bytes, { mode });
+        const next = random(7);
+        const urls = ['/', '/robots.txt', 'https://example.com/a?b'];
+        for (const group of robots.groups) for (const rule of group.rules.slice(0, 40)) urls.push(...urlsForPattern(rule.pattern, next));
+        for (const agent of agentsFor(robots, 2)) cases.push({ robots, agent, urls });
+      }
+    }
+    return cases;
+  }
+
+  function answers(robots: RobotsTxt, agent: string, urls: string[]) {
+    const matcher = robots.matcher(agent);
+    return {
+      many: Array.from(matcher.checkMany(urls)),
+      lines: Array.from(matcher.checkLines(new TextEncoder().encode(urls.filter((u) => !/[\r\n]/.test(u)).join('\n')))),
+      explained: urls.map((url): Explanation => robots.explain(url, agent)),
+      compiled: urls.map((url): Explanation => matcher.explain(url)),
+      image: matcher.toBytes(),
+    };
+  }
+
+  it('evicted tables are compiled again on their next use, with the same verdicts and explanations', () => {
+    const cases = corpusCases();
+    const first = cases.map(({ robots, agent, urls }) => answers(robots, agent, urls));
+    const before = wasmMemoryStats();
+    expect(before.residentTables).toBeGreaterThanOrEqual(cases.length / 2);
+    // No room at all: each table evicts every other one when it is made again.
+    setTableBudget(0);
+    expect(wasmMemoryStats()).toMatchObject({ tableBytes: 0, residentTables: 0, tableBudget: 0 });
+    expect(wasmMemoryStats().evictions).toBeGreaterThanOrEqual(before.evictions + before.residentTables);
+    const again = cases.map(({ robots, agent, urls }) => answers(robots, agent, urls));
+    expect(again).toEqual(first);
+    // A table larger than the whole budget is still made, alone.
+    expect(wasmMemoryStats().residentTables).toBe(1);
+    expect(cases.every(({ robots, agent }) => !robots.matcher(agent).disposed)).toBe(true);
+  });
+
+  it('a loaded table is made again from its own copy of the image, whatever the caller does with its array', () => {
+    const robots = RobotsTxt.parse('User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n');
+    const urls = ['/private/x', '/private/ok/1', '/a.pdf', '/a.pdf?x', '/'];
+    // A Uint8Array, and a Node Buffer (whose slice() is a view, not a copy).
+    for (const image of [robots.matcher('Bot').toBytes(), Buffer.from(robots.matcher('Bot').toBytes())]) {
+      const loaded = Matcher.fromBytes(image);
+      image.fill(0);
+      setTableBudget(0);
+      robots.matcher('Bot').isAllowed('/'); // evicts the loaded table
+      expect(wasmMemoryStats().residentTables).toBe(1);
+      expect(Array.from(loaded.checkMany(urls))).toEqual([0, 1, 0, 1, 1]);
+      expect(loaded.explain('/a.pdf')).toEqual({ allowed: false, rule: { kind: 'disallow', pattern: '/*.pdf$', line: 4 } });
+      expect(Array.from(robots.matcher('Bot').checkMany(urls))).toEqual([0, 1, 0, 1, 1]);
+      loaded.dispose();
+      expect(() => loaded.isAllowed('/')).toThrow(/disposed/);
+      setTableBudget(DEFAULT_TABLE_BUDGET);
+    }
+  });
+
+  it('a table evicted between the chunks of a checkLines call (by what its sink does) is made again before the next chunk', () => {
+    const matcher = RobotsTxt.parse('User-agent: *\nDisallow: /a\n').matcher('Bot');
+    // Several chunks of checkLines input; between them the sink makes a table with no room to
+    // spare, which evicts this one, and then overwrites all free memory, as a later allocation
+    // could: the next chunk must not read the table where it was.
+    const lines = Array.from({ length: 120_000 }, (_, i) => (i % 3 === 0 ? `/a/${i}` : `/b/${i}`)).join('\n');
+    setTableBudget(0);
+    const heap = kernel().heap as unknown as { starts: number[]; sizes: number[] };
+    let made = 0;
+    let disallowed = 0;
+    const n = matcher.reportLinesTo(new TextEncoder().encode(lines), false, (output) => {
+      disallowed += new TextDecoder().decode(output).split('\n').filter((line) => line.startsWith('disallow')).length;
+      made++;
+      expect(RobotsTxt.parse('User-agent: *\nDisallow: /b\n').isAllowed('/b', 'Bot')).toBe(false);
+      for (let i = 0; i < heap.starts.length; i++) kernel().u8.fill(0xff, heap.starts[i], heap.starts[i] + heap.sizes[i]);
+    });
+    expect(made).toBeGreaterThan(2);
+    expect([n, disallowed]).toEqual([40_000, 40_000]);
+  });
+
+  it('setTableBudget takes an integer from 0 to 4 GiB; wasmMemoryStats reports the tables', () => {
+    for (const bad of [-1, 1.5, NaN, Infinity, 2 ** 32 + 1, '1000' as never]) expect(() => setTableBudget(bad)).toThrow(TypeError);
+    expect(wasmMemoryStats().tableBudget).toBe(DEFAULT_TABLE_BUDGET);
+    setTableBudget(2 ** 32);
+    const before = wasmMemoryStats();
+    const matcher = RobotsTxt.parse('User-agent: *\nDisallow: /x\n').matcher('Bot');
+    const after = wasmMemoryStats();
+    expect(after).toMatchObject({ tableBudget: 2 ** 32, residentTables: before.residentTables + 1, tableBytes: before.tableBytes + 16 * Math.ceil(matcher.byteLength / 16) });
+    matcher.dispose();
+    expect(wasmMemoryStats()).toMatchObject({ residentTables: before.residentTables, tableBytes: before.tableBytes });
   });
 });

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Matcher, RobotsPool, RobotsTxt } from '../dist/index.js';
+import { Matcher, RobotsPool, RobotsTxt, setTableBudget } from '../dist/index.js';
 import { packedJobSize } from '../dist/pool/pool.js';
 import { corpusFile } from './support/fixtures.js';
 import { randomPath, rng } from './support/random.js';
@@ -197,5 +197,44 @@ describe('RobotsPool details', () => {
     // Would hang (and time out) if an idle worker kept the event loop alive.
     const output = execFileSync(process.execPath, [file.pathname], { encoding: 'utf8', timeout: 20_000 });
     expect(output.trim()).toBe('500 500 2');
+  });
+});
+
+describe('RobotsPool workers and the table budget', () => {
+  const options = { threads: 2, cpus: 3, minUrls: 1000, minBytes: 10_000, jobUrls: 7000, jobBytes: 50_000 };
+
+  it('a disposed matcher has its copies in the workers dropped at once, not at garbage collection', async () => {
+    const fresh = new RobotsPool(options);
+    try {
+      const kept = RobotsTxt.parse(corpusFile('au.indeed.com')).matcher('Bot');
+      const disposed = RobotsTxt.parse(corpusFile('www.proprofs.com')).matcher('Bot');
+      for (const m of [kept, disposed]) expect(await fresh.checkMany(m, urls)).toEqual(m.checkMany(urls));
+      const held = await fresh.workerStats();
+      expect(held.map((w) => [w.tables, w.memory.residentTables])).toEqual([[2, 2], [2, 2]]);
+      disposed.dispose();
+      const after = await fresh.workerStats();
+      expect(after.map((w) => [w.tables, w.memory.residentTables])).toEqual([[1, 1], [1, 1]]);
+      expect(after.map((w) => w.memory.tableBytes)).toEqual(held.map((w) => w.memory.tableBytes - 16 * Math.ceil(disposed.byteLength / 16)));
+      expect(await fresh.checkLines(kept, lines)).toEqual(kept.checkLines(lines));
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("workers start with the calling thread's budget, and answer the same when it makes them evict", async () => {
+    setTableBudget(0);
+    const tight = new RobotsPool(options);
+    try {
+      const matchers = ['au.indeed.com', 'www.proprofs.com', 'www.authorstream.com'].map((name) => RobotsTxt.parse(corpusFile(name)).matcher('Bot'));
+      for (let round = 0; round < 2; round++) {
+        for (const m of matchers) expect(await tight.checkMany(m, urls)).toEqual(m.checkMany(urls));
+      }
+      const stats = await tight.workerStats();
+      expect(stats.map((w) => [w.memory.tableBudget, w.tables, w.memory.residentTables])).toEqual([[0, 3, 1], [0, 3, 1]]);
+      expect(stats.every((w) => w.memory.evictions >= 5)).toBe(true);
+    } finally {
+      setTableBudget(256 << 20);
+      await tight.close();
+    }
   });
 });

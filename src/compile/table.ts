@@ -3,10 +3,12 @@
 // Matcher will own.
 
 import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
-import { Matcher } from '../matcher.js';
+import { Matcher, type TableSource } from '../matcher.js';
 import type { KeptValues } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
 import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
+import { alignUp } from '../wasm/memory.js';
+import { allocTable } from '../wasm/tables.js';
 
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
@@ -20,9 +22,28 @@ export interface RuleInput {
 /**
  * Compiles rules whose values are ranges of `values` (RobotsStructure.values) into a matcher.
  * In google mode an Allow ending in /index.htm... also gets the reference's directory variant
- * (flagged derived).
+ * (flagged derived). The matcher keeps the three arguments (no copy) to compile its table again
+ * if the table budget evicts it.
  */
 export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], mode: Mode): Matcher {
+  return Matcher.build(new CompiledRules(values, rules, mode));
+}
+
+/** A matcher's table source: its rules, compiled again whenever the table is needed. */
+class CompiledRules implements TableSource {
+  constructor(
+    private readonly values: KeptValues,
+    private readonly rules: readonly RuleInput[],
+    private readonly mode: Mode,
+  ) {}
+
+  build(): number {
+    return compileTable(this.values, this.rules, this.mode);
+  }
+}
+
+/** Compiles the rules into a new table block (from allocTable) and returns its address. */
+function compileTable(values: KeptValues, rules: readonly RuleInput[], mode: Mode): number {
   let lo = Infinity;
   let hi = 0;
   let valueBytes = 0;
@@ -38,7 +59,11 @@ export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], 
   const inputSize = slice + 4 + n * RULE_IN_SIZE;
   const workSize = k.fn.compileWorkBytes(n, valueBytes);
   const tableBound = k.fn.compileTableBytes(n, valueBytes);
-  const table = k.heap.alloc(tableBound);
+  // Refused before anything is allocated: the memory never shrinks once grown.
+  if (tableBound + inputSize + workSize > k.heap.limit) {
+    throw new RangeError(`robots-wasm: compiling ${n} rules of ${valueBytes} bytes needs ${tableBound + inputSize + workSize} bytes, more than the WebAssembly memory limit of ${k.heap.limit} bytes (setWasmMemoryLimit)`);
+  }
+  const table = allocTable(tableBound);
   try {
     // The input and the compiler's work area live in the reusable scratch block: a heap block
     // of their own per compile costs an alloc and a free.
@@ -46,7 +71,7 @@ export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], 
     if (typeof values === 'string') k.writeString(values.slice(lo, hi), scratch, 'latin1');
     else k.u8.set(values.subarray(lo, hi), scratch);
     // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
-    const rulesAt = scratch + ((slice + 3) & ~3);
+    const rulesAt = scratch + alignUp(slice, 4);
     const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));
     for (let i = 0, at = 0; i < n; i++, at += RULE_IN_SIZE / 4) {
       const r = rules[i];
@@ -57,7 +82,7 @@ export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], 
     }
     const size = k.fn.compileTable(scratch, rulesAt, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, table);
     k.heap.shrink(table, size);
-    return Matcher.adopt(table, size);
+    return table;
   } catch (error) {
     k.heap.free(table);
     throw error;

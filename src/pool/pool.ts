@@ -10,9 +10,10 @@ import { Worker } from 'node:worker_threads';
 import { integerOption } from '../args.js';
 import { concatBytes, lineChunkEnd } from '../bytes.js';
 import type { Matcher } from '../matcher.js';
-import type { WorkerBatch, WorkerRequest, WorkerResponse } from './protocol.js';
+import type { WorkerBatch, WorkerRequest, WorkerResponse, WorkerSetup, WorkerStats } from './protocol.js';
 import type { PackedUrls } from '../wasm/batch.js';
 import { kernel } from '../wasm/kernel.js';
+import { resident } from '../wasm/tables.js';
 
 export interface PoolOptions {
   /** Worker threads at most; default: the number of CPUs (os.availableParallelism()). */
@@ -62,8 +63,11 @@ export function packedJobSize(index: number, remaining: number, max: number, wor
   return Math.min(remaining, Math.max(Math.min(MIN_JOB_URLS, max), size));
 }
 
+/** A worker's answer to a request other than an error. */
+type Answer = Exclude<WorkerResponse, { type: 'error' }>;
+
 interface PendingJob {
-  resolve: (verdicts: Uint8Array) => void;
+  resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
 }
 
@@ -211,7 +215,14 @@ export class RobotsPool {
     if (table === undefined) {
       table = this.#nextTable++;
       this.#tableIds.set(matcher, table);
+      // Workers drop their copies when the matcher is disposed, or else garbage-collected.
       this.#dropped.register(matcher, table);
+      const pool = new WeakRef(this);
+      const id = table;
+      matcher.whenDisposed(() => {
+        const live = pool.deref();
+        if (live !== undefined) live.#drop(id);
+      });
     }
     const slot = this.#slot();
     const job = this.#nextJob++;
@@ -227,11 +238,28 @@ export class RobotsPool {
       }
     }
     slot.tables.set(table, true);
-    return new Promise<Uint8Array>((resolve, reject) => {
-      slot.jobs.set(job, { resolve, reject });
+    const transfer = image === undefined ? buffers : [...buffers, image.buffer];
+    return this.#ask(slot, { type: 'check', job, table, image, batch }, transfer).then((answer) => (answer as { verdicts: Uint8Array }).verdicts);
+  }
+
+  /**
+   * Internal (tests): each started worker's table copies and WebAssembly memory.
+   * @internal
+   */
+  async workerStats(): Promise<WorkerStats[]> {
+    const answers = await Promise.all(this.#slots.map((slot) => this.#ask(slot, { type: 'stats', job: this.#nextJob++ })));
+    return answers.map((answer) => {
+      const { tables, memory } = answer as WorkerStats;
+      return { tables, memory };
+    });
+  }
+
+  /** Posts a request the worker answers; the worker keeps the process alive until it has. */
+  #ask(slot: Slot, request: WorkerRequest & { job: number }, transfer: readonly ArrayBufferLike[] = []): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      slot.jobs.set(request.job, { resolve, reject });
       if (slot.jobs.size === 1) slot.worker.ref();
-      const transfer = image === undefined ? buffers : [...buffers, image.buffer];
-      slot.worker.postMessage({ type: 'check', job, table, image, batch } satisfies WorkerRequest, transfer as ArrayBuffer[]);
+      slot.worker.postMessage(request, transfer as ArrayBuffer[]);
     });
   }
 
@@ -249,7 +277,8 @@ export class RobotsPool {
   #slot(): Slot {
     const workers = this.#workers;
     if (this.#slots.length < workers) {
-      const worker = new Worker(new URL('./worker.js', import.meta.url));
+      const setup: WorkerSetup = { tableBudget: resident.budget };
+      const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: setup });
       worker.unref();
       const slot: Slot = { worker, tables: new Map(), jobs: new Map() };
       worker.on('message', (response: WorkerResponse) => this.#settle(slot, response));
@@ -274,11 +303,14 @@ export class RobotsPool {
     slot.jobs.delete(response.job);
     // An idle worker must not keep the process alive.
     if (slot.jobs.size === 0) slot.worker.unref();
-    if (response.type === 'verdicts') {
-      if (response.spent !== undefined && this.#spentBuffers.length < SPENT_BUFFERS_KEPT) this.#spentBuffers.push(response.spent);
-      pending.resolve(response.verdicts);
+    if (response.type === 'error') {
+      pending.reject(new Error(`robots-wasm: pool worker failed: ${response.message}`));
+      return;
     }
-    else pending.reject(new Error(`robots-wasm: pool worker failed: ${response.message}`));
+    if (response.type === 'verdicts' && response.spent !== undefined && this.#spentBuffers.length < SPENT_BUFFERS_KEPT) {
+      this.#spentBuffers.push(response.spent);
+    }
+    pending.resolve(response);
   }
 
   #lose(slot: Slot, error: Error): void {

@@ -1,6 +1,13 @@
 // Messages between RobotsPool (src/pool/pool.ts) and its workers (src/pool/worker.ts).
 
 import type { PackedUrls } from '../wasm/batch.js';
+import type { WasmMemoryStats } from '../wasm/tables.js';
+
+/** What a worker starts with (its workerData). */
+export interface WorkerSetup {
+  /** The table budget of the thread that started the pool (setTableBudget). */
+  tableBudget: number;
+}
 
 /** Calling thread -> worker. */
 export type WorkerRequest =
@@ -12,7 +19,8 @@ export type WorkerRequest =
       image?: Uint8Array;
       batch: WorkerBatch;
     }
-  | { type: 'drop'; table: number };
+  | { type: 'drop'; table: number }
+  | { type: 'stats'; job: number };
 
 /** What to check: a buffer of lines (checkLines), or URLs packed with their spans (checkMany). */
 export type WorkerBatch = { lines: Uint8Array } | PackedUrls;
@@ -26,4 +34,12 @@ export type WorkerResponse =
       /** A checkMany job's own buffers, handed back for the next job to be packed into. */
       spent?: PackedUrls;
     }
+  | ({ type: 'stats'; job: number } & WorkerStats)
   | { type: 'error'; job: number; message: string };
+
+/** A worker's tables: the copies it holds, and its WebAssembly memory with those resident. */
+export interface WorkerStats {
+  /** Tables it was sent and still holds (resident, or evicted and made again when used). */
+  tables: number;
+  memory: WasmMemoryStats;
+}

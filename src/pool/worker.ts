@@ -1,9 +1,13 @@
 // A RobotsPool worker: holds the tables it was sent (as Matchers over its own WebAssembly
-// instance) and answers jobs: buffers of lines, or packed URLs.
+// instance, under the table budget of the thread that started the pool) and answers jobs:
+// buffers of lines, or packed URLs.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Matcher } from '../matcher.js';
-import type { WorkerRequest, WorkerResponse } from './protocol.js';
+import { setTableBudget, wasmMemoryStats } from '../wasm/tables.js';
+import type { WorkerRequest, WorkerResponse, WorkerSetup } from './protocol.js';
+
+setTableBudget((workerData as WorkerSetup).tableBudget);
 
 const tables = new Map<number, Matcher>();
 const port = parentPort!;
@@ -14,12 +18,17 @@ port.on('message', (request: WorkerRequest) => {
     tables.delete(request.table);
     return;
   }
+  if (request.type === 'stats') {
+    port.postMessage({ type: 'stats', job: request.job, tables: tables.size, memory: wasmMemoryStats() } satisfies WorkerResponse);
+    return;
+  }
   let response: WorkerResponse;
   try {
     let matcher = tables.get(request.table);
     if (matcher === undefined) {
       if (request.image === undefined) throw new Error(`table ${request.table} was never sent to this worker`);
-      matcher = Matcher.fromBytes(request.image);
+      // The transferred image is this worker's own: kept without a copy, to make the table again from.
+      matcher = Matcher.fromImage(request.image);
       tables.set(request.table, matcher);
     }
     const { batch } = request;

@@ -8,6 +8,7 @@ import {
   LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START,
 } from '../compile/layout.js';
 import { kernel } from '../wasm/kernel.js';
+import { alignUp } from '../wasm/memory.js';
 import type { Mode } from './options.js';
 
 export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'unknown';
@@ -77,6 +78,8 @@ export const RECORD_WORDS = {
 const CHUNK_LINES = 4096;
 /** Scratch bytes the line reader needs past the body. */
 export const LINE_READER_ROOM = CHUNK_LINES * LINE_SIZE + 8;
+/** The longest body the line reader reads (its positions are i32). */
+const MAX_BODY_BYTES = 2 ** 31 - 1 - LINE_READER_ROOM;
 
 /**
  * Reads every line of `bytes` and hands the records to `visit` a chunk at a time: `records`
@@ -90,12 +93,16 @@ export function forEachLineChunk(
   mode: Mode,
   visit: (records: Uint32Array, count: number, firstLine: number) => void,
 ): number {
+  // The line reader's positions are i32.
+  if (bytes.length > MAX_BODY_BYTES) {
+    throw new RangeError(`robots-wasm: a body of ${bytes.length} bytes is more than the ${MAX_BODY_BYTES} bytes the line reader can address (lower maxBytes)`);
+  }
   const k = kernel();
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
   // rfc mode reads digits as part of a product token (src/robots/agent.ts).
   const digits = mode === 'rfc' ? 1 : 0;
   const buf = k.scratch(bytes.length + LINE_READER_ROOM);
-  const recordsAt = buf + ((bytes.length + 7) & ~7);
+  const recordsAt = buf + alignUp(bytes.length, 8);
   // A string body was encoded into this block (PreparedBody): it is read where it is.
   if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== buf) k.u8.set(bytes, buf);
   let lines = 0;

@@ -13,6 +13,7 @@
 
 import { requireString } from '../args.js';
 import { bufferMapsBytes, urlScratchBytes, type Kernel } from './kernel.js';
+import { alignUp } from './memory.js';
 
 /** URLs per kernel call, at most: enough that the length limit below usually ends a batch. */
 export const BATCH_URLS = 2048;
@@ -53,7 +54,7 @@ export class BatchArea {
     this.unitsAt = kernel.heap.alloc(size);
     this.endsAt = this.unitsAt + unitsBytes;
     this.bytesAt = this.endsAt + BATCH_URLS * 4;
-    this.spansAt = (this.bytesAt + utf8Bytes + 7) & ~7;
+    this.spansAt = alignUp(this.bytesAt + utf8Bytes, 8);
     this.outAt = this.spansAt + BATCH_URLS * 8;
     this.scratchAt = this.outAt + BATCH_URLS;
   }

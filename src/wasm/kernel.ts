@@ -4,9 +4,12 @@
 
 import { WASM_BASE64 } from './binary.generated.js';
 import { BatchArea } from './batch.js';
-import { Heap, type HeapStats } from './memory.js';
+import { Heap } from './memory.js';
 
-/** The module's exports (integers and pointers only; see assembly/index.ts). */
+/**
+ * The module's exports (integers and pointers only; see assembly/index.ts). An address is a
+ * u32 but comes back as a signed i32: read a returned address with `>>> 0`.
+ */
 export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
@@ -96,7 +99,7 @@ export class Kernel {
     this.fn = instance.exports as unknown as KernelExports;
     this.u8 = new Uint8Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
-    this.heap = new Heap(this.fn.memory, this.fn.heapBase(), () => this.refreshViews());
+    this.heap = new Heap(this.fn.memory, this.fn.heapBase() >>> 0, () => this.refreshViews());
   }
 
   private refreshViews(): void {
@@ -123,7 +126,9 @@ export class Kernel {
   /** A reusable block of at least `size` bytes, valid until the next call of scratch(). */
   scratch(size: number): number {
     if (size > this.scratchSize) {
-      const grown = Math.max(size, 4096, this.scratchSize * 2);
+      // Doubling saves reallocations of a block that is kept; a larger one is given back after
+      // its call, and a doubled one could pass the memory limit where `size` alone does not.
+      const grown = Math.max(size, 4096, Math.min(this.scratchSize * 2, SCRATCH_KEPT_BYTES));
       this.trimScratch(0);
       // Only a block that was handed out is recorded: alloc may throw at the memory limit.
       this.scratchPtr = this.heap.alloc(grown);
@@ -170,11 +175,6 @@ export class Kernel {
 }
 
 let threadKernel: Kernel | undefined;
-
-/** Size of this thread's WebAssembly memory and how much of it compiled tables and buffers use. */
-export function wasmMemoryStats(): HeapStats {
-  return kernel().heap.stats();
-}
 
 /**
  * Caps this thread's WebAssembly memory at `bytes` (default 2 GiB): compiling a table or

@@ -2,9 +2,10 @@
 // scratch buffer is a block handed out here, so a dropped matcher's table can be freed and
 // its space reused, and the memory stops growing once a crawler's working set is reached.
 //
-// First-fit over an address-ordered free list with coalescing on free; blocks are 16-byte
+// Best fit over an address-ordered free list with coalescing on free; blocks are 16-byte
 // aligned (tables are read with u32 loads, typed-array views need alignment). The last
-// HEAP_GUARD bytes of memory are never handed out.
+// HEAP_GUARD bytes of memory are never handed out. Addresses and sizes are JS numbers, never
+// 32-bit integers: memory may grow to 4 GiB, where `& ~15` would turn an address negative.
 
 const PAGE = 65536;
 const ALIGN = 16;
@@ -14,11 +15,16 @@ const ALIGN = 16;
  */
 export const HEAP_GUARD = 64;
 
+/** The most a growth step adds beyond what the allocation needs. */
+const MAX_GROW_SPARE = 16 << 20;
+
 /** Default ceiling of a thread's WebAssembly memory (see setWasmMemoryLimit). */
 export const DEFAULT_MEMORY_LIMIT = 2 ** 31;
 
-function alignUp(n: number): number {
-  return (n + ALIGN - 1) & ~(ALIGN - 1);
+/** `n` rounded up to a multiple of `align`, by arithmetic (a bitwise mask wraps at 2 GiB). */
+export function alignUp(n: number, align = ALIGN): number {
+  const rest = n % align;
+  return rest === 0 ? n : n + align - rest;
 }
 
 /** Bytes in use and free, for tests, benchmarks and the soak script. */
@@ -46,8 +52,8 @@ export class Heap {
   private used = 0;
   private end: number;
   /**
-   * Most bytes the memory may grow to. 2 GiB by default: the kernel's pointers are i32, and
-   * a crawler that needs more than that has a leak, not a working set.
+   * Most bytes the memory may grow to. 2 GiB by default: a crawler that needs more than that
+   * has a leak, not a working set (setWasmMemoryLimit allows up to 4 GiB).
    */
   limit = DEFAULT_MEMORY_LIMIT;
 
@@ -59,8 +65,16 @@ export class Heap {
     if (this.end > start) this.insertFree(start, this.end - start);
   }
 
-  /** A block of at least `size` bytes; may grow the memory (callers must re-read their views). */
+  /**
+   * A block of at least `size` bytes; may grow the memory (callers must re-read their views).
+   * A size that is not a non-negative integer within the limit is a RangeError, and nothing
+   * has changed.
+   */
   alloc(size: number): number {
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`robots-wasm: cannot allocate ${String(size)} bytes of WebAssembly memory`);
+    if (size > this.limit) {
+      throw new RangeError(`robots-wasm: ${size} bytes asked for, more than the WebAssembly memory limit of ${this.limit} bytes (setWasmMemoryLimit)`);
+    }
     const need = alignUp(Math.max(size, 1));
     // Best fit: the smallest free block that holds the request, so large free runs stay whole
     // for large tables and a long-running process does not fragment its way into growing.
@@ -127,8 +141,10 @@ export class Heap {
   }
 
   private grow(need: number): void {
-    // Grow by at least half the current size so a growing working set costs few grows, but
-    // never past the limit: then only by what is needed.
+    // Grow by half the current size so a growing working set costs few grows, but by at most
+    // MAX_GROW_SPARE past what is needed (the memory never shrinks, and a working set the table
+    // budget bounds should not end with a third of the memory never used), and never past the
+    // limit: then only by what is needed.
     const last = this.starts.length - 1;
     const tailFree = last >= 0 && this.starts[last] + this.sizes[last] === this.end ? this.sizes[last] : 0;
     const current = this.memory.buffer.byteLength;
@@ -136,7 +152,7 @@ export class Heap {
     if (current + needed * PAGE > this.limit) {
       throw new RangeError(`robots-wasm: the WebAssembly memory limit of ${this.limit} bytes is reached (${current} in use, ${need} more asked for)`);
     }
-    const pages = Math.max(needed, Math.min(Math.ceil((this.end >>> 1) / PAGE), Math.floor((this.limit - current) / PAGE)));
+    const pages = Math.max(needed, Math.min(Math.ceil(this.end / 2 / PAGE), needed + MAX_GROW_SPARE / PAGE, Math.floor((this.limit - current) / PAGE)));
     try {
       this.memory.grow(pages);
     } catch {
