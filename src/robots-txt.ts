@@ -9,6 +9,10 @@ import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.j
 import { buildGroups, groupsFor, sitemapUrls, valueText, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
+/** What a rule's and a group's records cost in the JS heap, about (RobotsTxt.retainedBytes). */
+const RULE_RECORD_BYTES = 64;
+const GROUP_RECORD_BYTES = 160;
+
 /** A rule as written in the file. */
 export interface RuleInfo {
   kind: 'allow' | 'disallow';
@@ -179,6 +183,18 @@ export class RobotsTxt {
       if (delay !== undefined) return delay;
     }
     return undefined;
+  }
+
+  /**
+   * Internal (RobotsCache's byte budget): about how many bytes this parsed file holds, its
+   * compiled tables included: the kept values, an object per rule and group, the tables.
+   * @internal
+   */
+  get retainedBytes(): number {
+    const { values, rules, groups, sitemapRanges } = this.#structure;
+    let tables = 0;
+    for (const matcher of this.#matchers.values()) if (!matcher.disposed) tables += matcher.byteLength;
+    return values.length + RULE_RECORD_BYTES * rules.length + GROUP_RECORD_BYTES * groups.length + 8 * sitemapRanges.length + tables;
   }
 
   /** Frees the tables of every matcher this file compiled. */

@@ -142,6 +142,62 @@ describe('RobotsCache', () => {
     expect([x, y, z].map((site) => site.hits.get('/robots.txt'))).toEqual([1, 2, 1]);
   });
 
+  it('is bounded by bytes: hostile 200 KB files on 40 origins stay within maxCacheBytes, with every verdict right', async () => {
+    // 12,000 rules each: a body, an object per rule and a table of about 200 KB each.
+    const hostile = await startSites(40, (req, res) => {
+      const port = (req.socket.localPort ?? 0) % 1000;
+      res.end(`User-agent: *\n${Array.from({ length: 12_000 }, (_, r) => `Disallow: /p${port}/r${r}/`).join('\n')}\n`);
+    });
+    const budget = 4 * 1024 * 1024;
+    const cache = new RobotsCache({ agent: 'Bot', maxCacheBytes: budget });
+    const urls = hostile.flatMap((site) => {
+      const port = Number(new URL(site.origin).port) % 1000;
+      return [`${site.origin}/p${port}/r11999/x`, `${site.origin}/p${port}/r12000/x`];
+    });
+    let most = 0;
+    const verdicts: boolean[] = [];
+    for (const url of urls) {
+      verdicts.push(await cache.isAllowed(url));
+      most = Math.max(most, cache.bytes);
+    }
+    expect(verdicts).toEqual(urls.map((_, i) => i % 2 === 1));
+    expect(most).toBeLessThanOrEqual(budget);
+    expect(cache.bytes).toBeGreaterThan(budget / 2);
+    expect(cache.size).toBeLessThan(20);
+    // An evicted origin is fetched again on its next use, and answers as before.
+    expect(await cache.isAllowed(urls[0])).toBe(false);
+    expect(hostile[0].hits.get('/robots.txt')).toBe(2);
+    expect(Array.from(await cache.checkMany(urls))).toEqual(urls.map((_, i) => i % 2));
+    expect(cache.bytes).toBeLessThanOrEqual(budget);
+    await stopSites(hostile);
+  });
+
+  it('a file whose table passes the WebAssembly memory limit disallows its origin instead of throwing', async () => {
+    const [big] = await startSites(1, (_req, res) => res.end(`User-agent: *\n${Array.from({ length: 300_000 }, (_, r) => `Disallow: /r${r}/*.x$`).join('\n')}\n`));
+    // In a process of its own: the limit applies to the whole thread. With 4 MiB to spare the
+    // body cannot even be read into WebAssembly memory; with 24 MiB it is, and its table is not.
+    const script = (spare: number) => `
+      import { RobotsCache, setWasmMemoryLimit, wasmMemoryStats } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)};
+      setWasmMemoryLimit(wasmMemoryStats().memoryBytes + ${spare});
+      const cache = new RobotsCache({ agent: 'Bot', maxBytes: 100_000_000 });
+      const verdict = await cache.isAllowed('${big.origin}/elsewhere');
+      const result = await cache.get('${big.origin}');
+      console.log(JSON.stringify({ verdict, status: result.status, error: result.error }));
+    `;
+    // Not execFileSync: the server answering the child runs on this thread.
+    const { execFile } = await import('node:child_process');
+    const run = (spare: number) => new Promise<{ verdict: boolean; status: string; error: string }>((resolve, reject) => {
+      execFile(process.execPath, ['--input-type=module', '-e', script(spare)], { encoding: 'utf8' }, (error, out) => (error ? reject(error) : resolve(JSON.parse(out))));
+    });
+    const unread = await run(4 << 20);
+    expect([unread.verdict, unread.status]).toEqual([false, 'unreachable']);
+    expect(unread.error).toMatch(/bytes asked for, .*memory limit/);
+    const uncompiled = await run(24 << 20);
+    expect([uncompiled.verdict, uncompiled.status]).toEqual([false, 'unreachable']);
+    expect(uncompiled.error).toMatch(/^robots.txt too large to compile: robots-wasm: .*memory limit/);
+    await stopSites([big]);
+  });
+
   it('export() and import(): a restarted crawler does not refetch', async () => {
     const cache = new RobotsCache({ agent: 'ExampleBot' });
     const [ok, gone] = sites.slice(10, 12);

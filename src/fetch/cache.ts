@@ -21,6 +21,11 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   agent: string;
   /** Origins kept; the least recently used are dropped beyond this. Default 100,000. */
   maxEntries?: number;
+  /**
+   * Bytes the cached files may hold, their bodies, parsed rules and compiled tables counted;
+   * the least recently used origins are dropped beyond this. Default 256 MiB.
+   */
+  maxCacheBytes?: number;
   /** Fetches in flight at once; default 32. */
   concurrency?: number;
   /** How long an origin with no good copy stays disallowed while unreachable; default 30 days. */
@@ -53,6 +58,13 @@ interface Entry {
   matcher: Matcher | undefined;
   /** The use count when the entry last moved to the recent end of the LRU order. */
   movedAt: number;
+  /** What its results hold, as counted in the cache's byte budget. */
+  bytes: number;
+}
+
+/** About how many bytes a fetch result holds: its body and its parsed file. */
+function resultBytes(result: RobotsFetchResult | undefined): number {
+  return result === undefined ? 0 : (result.body?.length ?? 0) + result.robots.retainedBytes;
 }
 
 /** `url` has nothing, or a path, query or fragment, at `at`: an authority ending there is whole. */
@@ -87,6 +99,7 @@ class Slots {
 }
 
 const THIRTY_DAYS_MS = 30 * 86_400_000;
+const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
 
 /** Verdicts for URLs on many origins; each origin's robots.txt is fetched once and cached. */
 export class RobotsCache {
@@ -94,6 +107,9 @@ export class RobotsCache {
   readonly agent: string;
   readonly #options: ResolvedFetchOptions;
   readonly #maxEntries: number;
+  readonly #maxCacheBytes: number;
+  /** Bytes the entries hold (their `bytes`). */
+  #bytes = 0;
   readonly #maxUnreachableMs: number;
   readonly #lookahead: number;
   readonly #slots: Slots;
@@ -109,6 +125,7 @@ export class RobotsCache {
     this.agent = options.agent;
     this.#options = resolveFetchOptions({ ...options, userAgent: options.userAgent ?? options.agent });
     this.#maxEntries = integerOption(options.maxEntries, 'maxEntries', 100_000);
+    this.#maxCacheBytes = integerOption(options.maxCacheBytes, 'maxCacheBytes', 256 * 1024 * 1024, 0);
     this.#maxUnreachableMs = integerOption(options.maxUnreachableMs, 'maxUnreachableMs', THIRTY_DAYS_MS, 0);
     this.#lookahead = integerOption(options.lookahead, 'lookahead', 1000);
     this.#slots = new Slots(integerOption(options.concurrency, 'concurrency', 32));
@@ -117,6 +134,11 @@ export class RobotsCache {
   /** Origins cached. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** About how many bytes the cached files hold (bodies, parsed rules, compiled tables): at most maxCacheBytes. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** robots.txt requests sent so far (redirects not counted separately). */
@@ -257,6 +279,7 @@ export class RobotsCache {
       entry.matcher = undefined;
     }
     this.#entries.clear();
+    this.#bytes = 0;
   }
 
   #restore(record: RobotsCacheRecord): void {
@@ -264,13 +287,15 @@ export class RobotsCache {
     const body = record.body === undefined ? undefined : new Uint8Array(Buffer.from(record.body, 'base64'));
     let robots: RobotsTxt;
     if (record.status === 'ok') robots = RobotsTxt.parse(body ?? new Uint8Array(0), { mode, maxBytes: this.#options.maxBytes });
-    else robots = RobotsTxt.parse(record.status === 'unavailable' ? '' : 'User-agent: *\nDisallow: /\n', { mode });
+    else robots = RobotsTxt.parse(record.status === 'unavailable' ? '' : DISALLOW_ALL, { mode });
     const { unreachableSince, ...fields } = record;
     const result: RobotsFetchResult = { ...fields, robots, body, revalidated: false };
-    const entry = this.#entry(robotsLocation(record.origin).origin);
+    const origin = robotsLocation(record.origin).origin;
+    const entry = this.#entry(origin);
     entry.result = result;
     entry.lastGood = result.status === 'unreachable' ? undefined : result;
     entry.unreachableSince = unreachableSince;
+    this.#count(origin, entry);
   }
 
   /**
@@ -287,8 +312,20 @@ export class RobotsCache {
     return origin;
   }
 
+  /** The entry's matcher, compiled on first use (and counted in the budget then). */
   #matcher(entry: Entry): Matcher {
-    entry.matcher ??= entry.result!.robots.matcher(this.agent);
+    if (entry.matcher !== undefined && !entry.matcher.disposed) return entry.matcher;
+    const result = entry.result!;
+    try {
+      entry.matcher = result.robots.matcher(this.agent);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // A file whose table alone passes the memory limit cannot be followed: fail closed, as
+      // for a file that cannot be fetched, and say why.
+      entry.result = { ...result, status: 'unreachable', robots: RobotsTxt.parse(DISALLOW_ALL, { mode: this.#options.mode }), error: `robots.txt too large to compile: ${error.message}` };
+      entry.matcher = entry.result.robots.matcher(this.agent);
+    }
+    this.#count(result.origin, entry);
     return entry.matcher;
   }
 
@@ -319,15 +356,43 @@ export class RobotsCache {
       }
       return entry;
     }
-    entry = { result: undefined, lastGood: undefined, unreachableSince: undefined, refresh: undefined, matcher: undefined, movedAt: tick };
+    entry = { result: undefined, lastGood: undefined, unreachableSince: undefined, refresh: undefined, matcher: undefined, movedAt: tick, bytes: 0 };
     this.#entries.set(origin, entry);
-    if (this.#entries.size > this.#maxEntries) {
-      const [oldest, evicted] = this.#entries.entries().next().value as [string, Entry];
-      this.#entries.delete(oldest);
-      this.#release(evicted, undefined);
-      evicted.matcher = undefined;
-    }
+    if (this.#entries.size > this.#maxEntries) this.#evictOldest();
     return entry;
+  }
+
+  /** Drops the least recently used entry and frees its tables. */
+  #evictOldest(): void {
+    const [oldest, evicted] = this.#entries.entries().next().value as [string, Entry];
+    this.#entries.delete(oldest);
+    this.#release(evicted, undefined);
+    evicted.matcher = undefined;
+    this.#bytes -= evicted.bytes;
+    evicted.bytes = 0;
+  }
+
+  /**
+   * Counts what `origin`'s entry holds now in the byte budget, and drops the least recently
+   * used other entries while the cache holds more than maxCacheBytes. An entry already
+   * evicted (its refresh finished after it was) is not counted: nothing keeps it.
+   */
+  #count(origin: string, entry: Entry): void {
+    if (this.#entries.get(origin) !== entry) return;
+    const { result, lastGood } = entry;
+    // An unreachable result served from the last good copy shares its body and file.
+    const bytes = resultBytes(result) + (lastGood !== undefined && lastGood.robots !== result?.robots ? resultBytes(lastGood) : 0);
+    this.#bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    while (this.#bytes > this.#maxCacheBytes && this.#entries.size > 1) {
+      // The entry just counted is the one in use: the recent end of the order.
+      if (this.#entries.keys().next().value === origin) {
+        this.#entries.delete(origin);
+        this.#entries.set(origin, entry);
+        entry.movedAt = this.#tick;
+      }
+      this.#evictOldest();
+    }
   }
 
   async #refresh(origin: string, entry: Entry): Promise<Entry> {
@@ -358,6 +423,7 @@ export class RobotsCache {
     if (next.robots !== entry.result?.robots) entry.matcher = undefined;
     entry.result = next;
     entry.lastGood = lastGood;
+    this.#count(origin, entry);
     return entry;
   }
 
