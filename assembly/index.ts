@@ -8,8 +8,8 @@ import {
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
 import {
-  findPath, findRequestPath, mapPathStops, pathEnd, pathNeedsSlash, pathResolve, pathStart, RESOLVE_NONE, RESOLVE_NORMALIZE,
-  RESOLVE_URL, urlEnd,
+  findPath, findRequestPath, FORM_AS_IS, FORM_NORMALIZE, FORM_NORMALIZE_SLASH, FORM_RESOLVE_URL, FORM_SLASH, mapPathStops,
+  pathEnd, pathNeedsSlash, pathStart, urlEnd,
 } from './path';
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
@@ -36,64 +36,61 @@ export function heapBase(): usize {
  * The deciding rule for the URL at buf[start, ...) (ending at `limit`, or with `lines` at the
  * next LF): its strength number, -1 when no rule matches, -2 when the path is /robots.txt
  * (always allowed in RFC mode). Leaves the URL's end in urlEnd. The path matched is the request
- * path (path.ts) in RFC mode and, with `fetched`, in google mode too (in fetch form there);
- * else the reference's. `scratch` needs urlScratchBytes(length) (4 * length + 8).
+ * path (path.ts) with `request` (normalised when `rfc`, in fetch form otherwise), else the
+ * reference's. `scratch` needs urlScratchBytes(length) (4 * length + 8).
  */
 // decide, findPath and bestRule are inlined into the loops that call them (checkLines,
 // checkSpans): compiled wasm keeps no value in a register across a call, so each call cost
-// its caller's loop spills and reloads.
+// its caller's loop spills and reloads. Each loop is inlined twice, with `request` a constant:
+// the reading it does not use folds away, and leaves fewer values for registers.
 // @ts-ignore: decorator
-@inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, fetched: bool, scratch: usize): i32 {
-  const rfc = (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
+@inline function decide(table: usize, buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, request: bool, rfc: bool, scratch: usize): i32 {
+  let path: usize;
   let len: i32;
-  if (rfc || fetched) {
-    len = requestPath(buf, start, limit, lines, mapped, rfc, scratch);
-    if (rfc && len == 11 && memory.compare(matchedAt, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
+  // Where the path lies in the mapped buffer, while it is the URL's own bytes (see mapKeyGates).
+  let gatesAt = -1;
+  if (request) {
+    const form = findRequestPath(buf, start, limit, lines, mapped);
+    path = buf + pathStart;
+    len = pathEnd - pathStart;
+    if (form == FORM_AS_IS) {
+      if (mapped) gatesAt = pathStart;
+    } else {
+      len = rewritePath(form, path, len, scratch, rfc);
+      path = scratch;
+    }
+    if (rfc && len == 11 && memory.compare(path, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
   } else {
     findPath(buf, start, limit, lines, mapped);
+    path = buf + pathStart;
     len = pathEnd - pathStart;
-    matchedAt = buf + pathStart;
-    gatesAt = mapped ? pathStart : -1;
-    if (pathNeedsSlash) {
-      matchedAt = slashFirst(matchedAt, len++, scratch);
-      gatesAt = -1;
-    }
+    if (pathNeedsSlash) path = slashFirst(path, len++, scratch);
+    else if (mapped) gatesAt = pathStart;
   }
-  return <i32>bestRule(table, matchedAt, len, gatesAt);
+  return <i32>bestRule(table, path, len, gatesAt);
 }
 
-/** Where the path decide and pathOf match lies: in the URL's buffer, or in the scratch. */
-let matchedAt: usize = 0;
-/** Where it lies in the mapped buffer while it is the URL's own bytes, else -1 (see mapKeyGates). */
-let gatesAt: i32 = -1;
-
 /**
- * The request path of the URL at buf[start, ...) (see path.ts), normalised for RFC mode
- * (`rfc`) or in fetch form: its length, with where it lies in matchedAt and gatesAt.
+ * Writes the request path that findRequestPath found at `path` (`len` bytes) in form `form`
+ * (not FORM_AS_IS) to `scratch`, normalised when `rfc`, and returns its length.
  */
-// @ts-ignore: decorator
-@inline function requestPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool, rfc: bool, scratch: usize): i32 {
-  findRequestPath(buf, start, limit, lines, mapped);
-  let len = pathEnd - pathStart;
-  matchedAt = buf + pathStart;
-  gatesAt = mapped ? pathStart : -1;
-  if (pathResolve == RESOLVE_NONE) {
-    if (pathNeedsSlash) {
-      matchedAt = slashFirst(matchedAt, len++, scratch);
-      gatesAt = -1;
-    }
-    return len;
+function rewritePath(form: i32, path: usize, len: i32, scratch: usize, rfc: bool): i32 {
+  if (form == FORM_SLASH) {
+    slashFirst(path, len, scratch);
+    return len + 1;
   }
-  if (pathResolve == RESOLVE_NORMALIZE) {
-    const o = pathNeedsSlash ? 1 : 0;
+  if (form == FORM_NORMALIZE || form == FORM_NORMALIZE_SLASH) {
+    const o = form == FORM_NORMALIZE_SLASH ? 1 : 0;
     store<u8>(scratch, 0x2f);
-    len = o + normalizeInto(matchedAt, len, scratch + o, rfc ? NORMALIZE_URL_RFC : NORMALIZE_URL_FETCH);
-  } else {
-    len = pathResolve == RESOLVE_URL ? resolveUrl(matchedAt, len, scratch, rfc) : resolvePath(matchedAt, len, scratch, rfc);
+    return o + normalizeInto(path, len, scratch + o, rfc ? NORMALIZE_URL_RFC : NORMALIZE_URL_FETCH);
   }
-  matchedAt = scratch;
-  gatesAt = -1;
-  return len;
+  return form == FORM_RESOLVE_URL ? resolveUrl(path, len, scratch, rfc) : resolvePath(path, len, scratch, rfc);
+}
+
+/** Whether the table was compiled for RFC mode. */
+// @ts-ignore: decorator
+@inline function isRfc(table: usize): bool {
+  return (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
 }
 
 /** Writes '/' and the `len` bytes at `path` to `scratch`, and returns it. */
@@ -110,16 +107,17 @@ let gatesAt: i32 = -1;
  * maps end.
  */
 // @ts-ignore: decorator
-@inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, fetched: bool, maps: usize): usize {
+@inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, request: bool, maps: usize): usize {
   const size = <usize>mapBytes(len);
-  mapPathStops(buf, len, fetched || (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0, lines, maps);
+  mapPathStops(buf, len, request, lines, maps);
   mapKeyGates(table, buf, len, maps + size);
   return maps + 2 * size;
 }
 
 /** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */
 export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize): i32 {
-  return decide(table, url, 0, urlLen, false, false, fetched, scratch);
+  const rfc = isRfc(table);
+  return fetched || rfc ? decide(table, url, 0, urlLen, false, false, true, rfc, scratch) : decide(table, url, 0, urlLen, false, false, false, false, scratch);
 }
 
 // @ts-ignore: decorator
@@ -133,12 +131,19 @@ export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, s
  * urlScratchBytes(longest), plus bufferMapsBytes(bytes) for the maps of the buffer.
  */
 export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, fetched: bool, scratch: usize): void {
+  const rfc = isRfc(table);
+  if (fetched || rfc) spansLoop(table, base, bytes, spans, count, out, true, rfc, scratch);
+  else spansLoop(table, base, bytes, spans, count, out, false, false, scratch);
+}
+
+// @ts-ignore: decorator
+@inline function spansLoop(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, request: bool, rfc: bool, scratch: usize): void {
   // Mapped like a buffer of lines (see path.ts): a URL's path scan ends on a branch otherwise.
-  scratch = mapBuffer(table, base, bytes, false, fetched, scratch);
+  scratch = mapBuffer(table, base, bytes, false, request, scratch);
   for (let i = 0; i < count; i++) {
     const s = spans + (<usize>i << 3);
     const start = <i32>load<u32>(s);
-    const r = decide(table, base, start, start + <i32>load<u32>(s + 4), false, true, fetched, scratch);
+    const r = decide(table, base, start, start + <i32>load<u32>(s + 4), false, true, request, rfc, scratch);
     store<u8>(out + i, verdict(table, r));
   }
 }
@@ -169,13 +174,18 @@ function writeDecimal(at: usize, n: u32): i32 {
  * plus bufferMapsBytes(len) for the maps of the lines.
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
-  scratch = mapBuffer(table, buf, len, true, false, scratch);
+  return isRfc(table) ? linesLoop(table, buf, len, out, scratch, mode, true) : linesLoop(table, buf, len, out, scratch, mode, false);
+}
+
+// @ts-ignore: decorator
+@inline function linesLoop(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32, rfc: bool): i32 {
+  scratch = mapBuffer(table, buf, len, true, rfc, scratch);
   let count = 0;
   let at: usize = out;
   let disallowed = 0;
   let start = 0;
   while (start < len) {
-    const r = decide(table, buf, start, len, true, true, false, scratch);
+    const r = decide(table, buf, start, len, true, true, rfc, rfc, scratch);
     const lineEnd = urlEnd;
     if (mode == LINES_VERDICTS) {
       store<u8>(out + count, verdict(table, r));
@@ -228,15 +238,17 @@ const PATH_RFC = 1;
  * (PATH_RFC), or the request path in fetch form (2).
  */
 export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
-  let n: i32;
   if (how == PATH_REFERENCE) {
     findPath(url, 0, len, false, false);
-    n = pathEnd - pathStart;
-    matchedAt = pathNeedsSlash ? slashFirst(url + pathStart, n++, dst) : url + pathStart;
-  } else {
-    n = requestPath(url, 0, len, false, false, how == PATH_RFC, dst);
+    const n = pathEnd - pathStart;
+    if (pathNeedsSlash) return slashFirst(url + pathStart, n, dst), n + 1;
+    memory.copy(dst, url + pathStart, n);
+    return n;
   }
-  if (matchedAt != dst) memory.copy(dst, matchedAt, n);
+  const form = findRequestPath(url, 0, len, false, false);
+  const n = pathEnd - pathStart;
+  if (form != FORM_AS_IS) return rewritePath(form, url + pathStart, n, dst, how == PATH_RFC);
+  memory.copy(dst, url + pathStart, n);
   return n;
 }
 

@@ -23,6 +23,7 @@
 // path scans then find the stop with a shift and a count of trailing zeros. (The host scan
 // stays a scan: it is short, and marking the host bytes of every URL costs more than it saves.)
 
+import { byteClass, CLASS_DROPPED_AT_END, CLASS_REWRITTEN } from './bytes';
 import {
   findByte, firstOf, markBlock, NIBBLE, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
   SET_HASH_NUL_LF, SET_SPECIAL,
@@ -32,22 +33,24 @@ import {
 export let pathStart: i32 = 0;
 /** Offset just past the last path byte. */
 export let pathEnd: i32 = 0;
-/** The path is "/" followed by [pathStart, pathEnd): true when it starts with '?' or ';', or is empty. */
+/** Google mode (findPath): the path is "/" followed by [pathStart, pathEnd): it starts with '?' or ';', or is empty. */
 export let pathNeedsSlash: bool = false;
-/**
- * Request paths: what must be done before [pathStart, pathEnd) can be matched. RESOLVE_NONE:
- * nothing (a slash first, with pathNeedsSlash); RESOLVE_NORMALIZE: percent-normalising
- * (normalizeInto, after that slash); RESOLVE_PATH: it is the path and query of a URL whose
- * start was read here (resolvePath, url.ts); RESOLVE_URL: it is the whole URL (resolveUrl).
- */
-export let pathResolve: i32 = 0;
 /** Where the URL ends: the LF that ends its line, or the limit. */
 export let urlEnd: i32 = 0;
 
-export const RESOLVE_NONE = 0;
-export const RESOLVE_NORMALIZE = 1;
-export const RESOLVE_PATH = 2;
-export const RESOLVE_URL = 3;
+// What findRequestPath says must be done with [pathStart, pathEnd) before it is matched.
+/** Nothing: it is the request path. */
+export const FORM_AS_IS = 0;
+/** It is the query: the path is "/" and it. */
+export const FORM_SLASH = 1;
+/** Percent-normalising (normalizeInto). */
+export const FORM_NORMALIZE = 2;
+/** Percent-normalising, after a "/" (FORM_SLASH's case). */
+export const FORM_NORMALIZE_SLASH = 3;
+/** It is the path and query of a URL whose start was read here: resolvePath (url.ts). */
+export const FORM_RESOLVE_PATH = 4;
+/** It is the whole URL: resolveUrl (url.ts). */
+export const FORM_RESOLVE_URL = 5;
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://" little-endian
 const HTTP: u64 = 0x002f2f3a70747468; // "http://"
@@ -124,7 +127,6 @@ function setNoPath(start: i32): void {
   pathStart = start;
   pathEnd = start;
   pathNeedsSlash = true;
-  pathResolve = RESOLVE_NONE;
 }
 
 /** The first '/', '?', ';' or '#' at or after `from` (or LF, with `lines`), or the limit. */
@@ -177,7 +179,6 @@ function setNoPath(start: i32): void {
   }
   pathStart = pathAt;
   pathNeedsSlash = c != 0x2f;
-  pathResolve = RESOLVE_NONE;
   const stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : firstOf(buf, pathAt, limit, SET_HASH_NUL);
   const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
   if (s == 0x0a) {
@@ -192,16 +193,15 @@ function setNoPath(start: i32): void {
 
 /**
  * The URL part from `from` on, to the end of the line that holds `at`, is left to url.ts:
- * the whole URL (`how` RESOLVE_URL), or its path and query (RESOLVE_PATH).
+ * returns `form` (FORM_RESOLVE_URL: the whole URL; FORM_RESOLVE_PATH: its path and query).
  */
 // @ts-ignore: decorator
-@inline function leaveToUrlParser(buf: usize, from: i32, at: i32, limit: i32, lines: bool, how: i32): void {
+@inline function leaveToUrlParser(buf: usize, from: i32, at: i32, limit: i32, lines: bool, form: i32): i32 {
   const end = lineEnd(buf, at, limit, lines);
   pathStart = from;
   pathEnd = end;
   urlEnd = end;
-  pathNeedsSlash = false;
-  pathResolve = how;
+  return form;
 }
 
 /** Where an http(s) URL's host starts, when it starts with lowercase "http://" or "https://"; else -1. */
@@ -214,50 +214,83 @@ function setNoPath(start: i32): void {
 }
 
 /**
- * Locates the request path of the URL at buf[start, ...) (see the top of this file), or
- * leaves it to url.ts (pathResolve). Read here: "http://" or "https://" and a host of no tab,
- * newline or '\\', or a path of one leading '/'; then a path with no byte that needs
- * normalisation and no "/." in it. `lines` and `mapped` as for findPath.
+ * Locates the request path of the URL at buf[start, ...) (see the top of this file) in
+ * [pathStart, pathEnd) and returns what must be done with it (FORM_*). Read here: "http://" or
+ * "https://" and a host of no tab, newline or '\\', or a path of one leading '/'; then a path
+ * whose stops (mapPathStops) need no more than percent-normalising. `lines` and `mapped` as
+ * for findPath.
  */
 // @ts-ignore: decorator
-@inline export function findRequestPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool): void {
+@inline export function findRequestPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool): i32 {
   let pathAt = start;
+  let slash = false;
   const host = hostStart(buf, start, limit);
   if (host >= 0) {
     pathAt = firstOf(buf, host, limit, SET_AUTHORITY_END);
     const c = pathAt < limit ? load<u8>(buf + pathAt) : 0x0a;
-    if (pathAt == host) {
-      // No host ("http:///x"): the parser skips the slashes and takes the next name.
-      leaveToUrlParser(buf, start, start, limit, lines, RESOLVE_URL);
-      return;
-    }
-    if (c == 0x23 || (c == 0x0a && (lines || pathAt == limit))) {
+    if (c == 0x2f) {
+      // The common case: the path starts here.
+    } else if (c == 0x3f) {
+      slash = true;
+    } else if (c == 0x23 || (c == 0x0a && (lines || pathAt == limit))) {
       setNoPath(start);
       urlEnd = c == 0x0a ? pathAt : lineEnd(buf, pathAt, limit, lines);
-      return;
-    }
-    if (c != 0x2f && c != 0x3f) {
+      return FORM_SLASH;
+    } else {
       // '\\', a tab or a newline in the authority.
-      leaveToUrlParser(buf, start, start, limit, lines, RESOLVE_URL);
-      return;
+      return leaveToUrlParser(buf, start, start, limit, lines, FORM_RESOLVE_URL);
     }
-    pathNeedsSlash = c == 0x3f;
-  } else {
-    // A path: one '/' first ("//host" and "/\\host" name a host, and so may "/\t/host" once
-    // the tab is removed).
-    const second = start + 1 < limit ? load<u8>(buf + start + 1) : 0x61;
-    if (start >= limit || load<u8>(buf + start) != 0x2f || second == 0x2f || second == 0x5c || second == 0x09 || second == 0x0a || second == 0x0d) {
-      leaveToUrlParser(buf, start, start, limit, lines, RESOLVE_URL);
-      return;
-    }
-    pathNeedsSlash = false;
+    // No host ("http:///x"): the parser skips the slashes and takes the next name.
+    if (pathAt == host) return leaveToUrlParser(buf, start, start, limit, lines, FORM_RESOLVE_URL);
+  } else if (!isPlainPathStart(buf, start, limit)) {
+    return leaveToUrlParser(buf, start, start, limit, lines, FORM_RESOLVE_URL);
   }
   pathStart = pathAt;
-  pathResolve = RESOLVE_NONE;
-  // Walk the bytes the scan stops at (LF and CR are such bytes) to where the path ends: '#' or
-  // the line end. Bytes on the way that only need percent-normalising are left to
-  // normalizeInto; one a fetch rewrites sends the rest to url.ts.
-  let stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : requestPathStop(buf, pathAt, limit);
+  // The first byte the scan stops at: the line end, '#', or one to look at (walkStops).
+  const stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : requestPathStop(buf, pathAt, limit);
+  const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
+  let next = stop;
+  if (s == 0x0a && (lines || stop == limit)) {
+    next = stop;
+  } else if (lines && s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)) {
+    next = stop + 1;
+  } else if (s == 0x23) {
+    next = lineEnd(buf, stop, limit, lines);
+  } else {
+    return walkStops(buf, pathAt, stop, limit, lines, mapped, slash);
+  }
+  pathEnd = stop;
+  urlEnd = next;
+  // A fetch drops an empty query ("/a?") and the spaces and controls that end a URL ("/a ");
+  // the path holds its first byte at least ('/' or '?', which stop no scan).
+  if ((byteClass(load<u8>(buf + stop - 1)) & CLASS_DROPPED_AT_END) != 0 && droppedAtEnd(buf, stop, limit)) {
+    return leaveToUrlParser(buf, pathAt, stop, limit, lines, FORM_RESOLVE_PATH);
+  }
+  return slash ? FORM_SLASH : FORM_AS_IS;
+}
+
+/** Whether a path starts at `start`: one '/' ("//host", "/\\host" and "/\t/host" name hosts). */
+// @ts-ignore: decorator
+@inline function isPlainPathStart(buf: usize, start: i32, limit: i32): bool {
+  if (start >= limit || load<u8>(buf + start) != 0x2f) return false;
+  const second = start + 1 < limit ? load<u8>(buf + start + 1) : 0x61;
+  return second != 0x2f && second != 0x5c && second != 0x09 && second != 0x0a && second != 0x0d;
+}
+
+/**
+ * Whether the byte before `end`, where a path ends, is one a fetch drops there: the '?' of an
+ * empty query, or a space or control that ends the URL (no '#' follows).
+ */
+function droppedAtEnd(buf: usize, end: i32, limit: i32): bool {
+  return load<u8>(buf + end - 1) == 0x3f || end == limit || load<u8>(buf + end) != 0x23;
+}
+
+/**
+ * findRequestPath past its first stop, a byte that is not the path's end: walks the stops to
+ * the path's end ('#' or the line end). Bytes that only need percent-normalising are left to
+ * normalizeInto (FORM_NORMALIZE); one a fetch rewrites sends the rest to url.ts.
+ */
+function walkStops(buf: usize, pathAt: i32, stop: i32, limit: i32, lines: bool, mapped: bool, slash: bool): i32 {
   let end = limit;
   let next = limit;
   while (stop < limit) {
@@ -272,28 +305,15 @@ function setNoPath(start: i32): void {
       next = s == 0x0a ? stop : stop + 1;
       break;
     }
-    if (fetchRewrites(buf, stop, s)) {
-      leaveToUrlParser(buf, pathAt, stop, limit, lines, RESOLVE_PATH);
-      return;
-    }
-    pathResolve = RESOLVE_NORMALIZE;
+    if (fetchRewrites(buf, stop, s)) return leaveToUrlParser(buf, pathAt, stop, limit, lines, FORM_RESOLVE_PATH);
     stop = mapped ? nextMarked(pathStopMap, stop + 1, limit) : requestPathStop(buf, stop + 1, limit);
   }
-  // A fetch drops an empty query ("/a?") and the spaces and controls that end a URL ("/a ").
-  // (The path holds its first byte at least: no stop is at pathAt, which is '/' or '?'.)
-  const last = load<u8>(buf + end - 1);
-  if (last == 0x3f || (last <= 0x20 && endsUrl(buf, end, limit, lines))) {
-    leaveToUrlParser(buf, pathAt, end, limit, lines, RESOLVE_PATH);
-    return;
+  if ((byteClass(load<u8>(buf + end - 1)) & CLASS_DROPPED_AT_END) != 0 && droppedAtEnd(buf, end, limit)) {
+    return leaveToUrlParser(buf, pathAt, end, limit, lines, FORM_RESOLVE_PATH);
   }
   pathEnd = end;
   urlEnd = next;
-}
-
-/** Whether the path ending at `end` ends the URL there too (no '#' after it). */
-// @ts-ignore: decorator
-@inline function endsUrl(buf: usize, end: i32, limit: i32, lines: bool): bool {
-  return end == limit || load<u8>(buf + end) != 0x23;
+  return slash ? FORM_NORMALIZE_SLASH : FORM_NORMALIZE;
 }
 
 /**
@@ -303,7 +323,6 @@ function setNoPath(start: i32): void {
  */
 // @ts-ignore: decorator
 @inline function fetchRewrites(buf: usize, at: i32, c: u32): bool {
-  if (c == 0x09 || c == 0x0a || c == 0x0d || c == 0x5c || c == 0x2e) return true;
+  if ((byteClass(c) & CLASS_REWRITTEN) != 0) return true;
   return c == 0x25 && load<u8>(buf + at - 1) == 0x2f && load<u8>(buf + at + 1) == 0x32 && (load<u8>(buf + at + 2) | 0x20) == 0x65;
 }
-
