@@ -25,7 +25,7 @@
 
 import { byteClass, CLASS_DROPPED_AT_END, CLASS_REWRITTEN } from './bytes';
 import {
-  findByte, firstOf, markBlock, NIBBLE, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
+  findByte, firstOf, markBlock, NIBBLE, outsideSet, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
   SET_HASH_NUL_LF, SET_SPECIAL,
 } from './scan';
 
@@ -70,7 +70,13 @@ const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47,
  */
 // @ts-ignore: decorator
 @inline function dotAfterSlash(v: v128, before: v128, dots: v128, slashes: v128): i32 {
-  return i8x16.bitmask(v128.and(i8x16.eq(v, dots), i8x16.eq(before, slashes)));
+  return i8x16.bitmask(dotPairs(v, before, dots, slashes));
+}
+
+/** 0xff in each lane of `v` that is a '.' after a '/' (see dotAfterSlash). */
+// @ts-ignore: decorator
+@inline function dotPairs(v: v128, before: v128, dots: v128, slashes: v128): v128 {
+  return v128.and(i8x16.eq(v, dots), i8x16.eq(before, slashes));
 }
 
 /**
@@ -95,9 +101,10 @@ export function mapPathStops(buf: usize, len: i32, request: bool, lines: bool, m
     for (let i = 0; i < len; i += 32) {
       const v = v128.load(buf + i);
       const w = v128.load(buf + i + 16);
-      const low = setBits(v, lo, hi, nibble) | dotAfterSlash(v, v128.load(buf + i - 1), dots, slashes);
-      const high = setBits(w, lo, hi, nibble) | dotAfterSlash(w, v128.load(buf + i + 15), dots, slashes);
-      store<u32>(map + (<usize>i >>> 3), <u32>low | (<u32>high << 16));
+      // Lanes neither in the set nor a dot after a slash: one mask for both.
+      const low = i8x16.bitmask(v128.andnot(outsideSet(v, lo, hi, nibble), dotPairs(v, v128.load(buf + i - 1), dots, slashes)));
+      const high = i8x16.bitmask(v128.andnot(outsideSet(w, lo, hi, nibble), dotPairs(w, v128.load(buf + i + 15), dots, slashes)));
+      store<u32>(map + (<usize>i >>> 3), ~(<u32>low | (<u32>high << 16)));
     }
   } else {
     for (let i = 0; i < len; i += 16) markBlock(map, i, setBits(v128.load(buf + i), lo, hi, nibble));
