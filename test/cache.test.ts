@@ -313,7 +313,7 @@ describe('RobotsCache', () => {
       expect(await cache.isAllowed('https://g.example/private/x')).toBe(true);
       expect(await cache.isAllowed('https://u.example/x')).toBe(false);
       const byOrigin = (list: { origin: string }[]) => [...list].sort((x, y) => x.origin.localeCompare(y.origin));
-      const { extra, ...first } = records[0];
+      const { extra, ...first } = records[0] as Record<string, unknown>;
       void extra;
       expect(byOrigin(JSON.parse(JSON.stringify(cache.export())).entries)).toEqual(byOrigin(JSON.parse(JSON.stringify([first, ...records.slice(1)]))));
     });
