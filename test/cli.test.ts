@@ -541,6 +541,23 @@ describe('robots-wasm filter --cache: a crash, a full disk or a run beside it lo
     expect(cachedOrigins(cache)).toEqual([sites[0].origin]);
   });
 
+  it('a reader that closes the pipe early (`| head`) ends the run quietly, and the cache is still written', async () => {
+    sites[0].handler = serve(RULES);
+    sites[1].handler = serve(RULES);
+    const { cache } = frontier([]);
+    for (const args of [['filter', '--agent', 'Bot', '--cache', cache, '-'], ['check', ROBOTS, '--agent', 'Bot', '-']]) {
+      const r = start(args);
+      r.child.stdin.write(`${sites[0].origin}/a\n`);
+      await until('the first line is written', () => r.out().startsWith(args[0] === 'check' ? 'allow\t' : sites[0].origin), 5000);
+      r.child.stdout.destroy();
+      // Written into the closed pipe; stdin stays open, and the run ends all the same.
+      r.child.stdin.write(`${sites[1].origin}/a\n`);
+      expect(await r.exit, args[0]).toEqual({ code: 0, signal: null });
+      expect(r.err(), args[0]).toBe('');
+    }
+    expect(cachedOrigins(cache)).toEqual([sites[0].origin, sites[1].origin].sort());
+  });
+
   it('kill -9 while the cache is written: the next run finds it whole, takes over the lock and removes the temporary file', async () => {
     sites[0].handler = serve(RULES);
     const { dir, urls, cache } = frontier([`${sites[0].origin}/a`]);

@@ -11,8 +11,8 @@ import type { RobotsFetchResult } from '../fetch/fetch.js';
 import { originOf } from '../fetch/origin.js';
 import { CacheFile } from './cache-file.js';
 import {
-  agentValue, asUsage, describeLongLine, examplePath, inputBlocks, integerValue, MAX_LINE_BYTES, MAX_TIMER_MS, modeOf, parse, Progress, reportAccess,
-  stringValue, UsageError, warn, write,
+  agentValue, asUsage, describeLongLine, examplePath, inputBlocks, integerValue, MAX_LINE_BYTES, MAX_TIMER_MS, modeOf, OutputError, parse,
+  Progress, reportAccess, stringValue, UsageError, warn, write,
 } from './io.js';
 
 /** `robots-wasm filter --help`. */
@@ -89,13 +89,21 @@ function allowedLines(batch: Batch, verdicts: Uint8Array): Buffer {
 
 /** Writes decided batches in input order, each as soon as it and those before it are decided. */
 class OrderedOutput {
+  /** Rejects when a batch fails (a write, mostly), so that reading stops waiting for input. */
+  readonly failed: Promise<never>;
+  readonly #fail: (error: unknown) => void;
   readonly #pending: Promise<void>[] = [];
   #last: Promise<void> = Promise.resolve();
   /** The results already reported: each fetch is reported once. */
   readonly #reported = new WeakSet<RobotsFetchResult>();
   kept = 0;
 
-  constructor(readonly cache: RobotsCache) {}
+  constructor(readonly cache: RobotsCache) {
+    let fail: (error: unknown) => void = () => undefined;
+    this.failed = new Promise<never>((_, reject) => (fail = reject));
+    this.failed.catch(() => undefined);
+    this.#fail = fail;
+  }
 
   /** Starts deciding a batch; waits while BATCHES_IN_FLIGHT batches are not written yet. */
   async add(batch: Batch): Promise<void> {
@@ -106,8 +114,7 @@ class OrderedOutput {
       this.kept += verdicts.reduce((n, v) => n + v, 0);
       return write(allowedLines(batch, verdicts));
     });
-    // Awaited below or in done(); until then a failure must not count as unhandled.
-    this.#last.catch(() => undefined);
+    this.#last.catch(this.#fail);
     this.#pending.push(this.#last);
     while (this.#pending.length > BATCHES_IN_FLIGHT) await this.#pending.shift();
   }
@@ -130,7 +137,8 @@ async function run(cache: RobotsCache, input: ReturnType<typeof inputBlocks>): P
   const progress = new Progress(input.size);
   let unchecked = 0;
   let read = 0;
-  for await (const item of input.blocks) {
+  for (let next; !(next = await Promise.race([input.blocks.next(), output.failed])).done;) {
+    const item = next.value;
     if (!(item instanceof Uint8Array)) {
       unchecked++;
       warn(describeLongLine(item));
@@ -169,6 +177,8 @@ export async function filter(args: string[]): Promise<number> {
   const outcome = await run(cache, input).then((unchecked) => ({ unchecked }), (error: unknown) => ({ error }));
   stop();
   const saved = await file.close(cache).then(() => true, (error: Error) => (warn(error.message), false));
-  if ('error' in outcome) throw outcome.error;
-  return outcome.unchecked > 0 || !saved ? 1 : 0;
+  // A reader that closed the pipe (`... | head`) ends the run: no error, unless saving failed.
+  const closed = 'error' in outcome && outcome.error instanceof OutputError && outcome.error.closed;
+  if ('error' in outcome && !closed) throw outcome.error;
+  return ('unchecked' in outcome && outcome.unchecked > 0) || !saved ? 1 : 0;
 }

@@ -13,8 +13,15 @@ import { RobotsTxt } from '../robots-txt.js';
 /** A mistake on the command line: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
-/** stdout could not be written (a full disk, a device that refuses): one line, exit code 1. */
-export class OutputError extends Error {}
+/**
+ * stdout could not be written: a full disk or a device that refuses is one line and exit code
+ * 1; a reader that closed the pipe (`... | head`) is no error, the run just ends (`closed`).
+ */
+export class OutputError extends Error {
+  constructor(message: string, readonly closed = false) {
+    super(message);
+  }
+}
 
 /** A system error as words and its code ("no space left on device (ENOSPC)"), else the message. */
 export function errnoText(error: unknown): string {
@@ -297,10 +304,9 @@ export const stdoutIsFile = (() => {
   }
 })();
 
-/** The error for a failed write to stdout; a closed pipe (`... | head`) ends the run quietly. */
+/** The error for a failed write to stdout. */
 function outputError(error: unknown): OutputError {
-  if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
-  return new OutputError(`cannot write the output: ${errnoText(error)}`);
+  return new OutputError(`cannot write the output: ${errnoText(error)}`, (error as NodeJS.ErrnoException).code === 'EPIPE');
 }
 
 /** Writes all of `bytes` to stdout before returning (stdoutIsFile only). */

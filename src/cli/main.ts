@@ -4,7 +4,7 @@
 // everything else (a full disk, an error nobody expected) with 1.
 
 import { readFileSync } from 'node:fs';
-import { examplePath, oneLine, UsageError, write } from './io.js';
+import { examplePath, oneLine, OutputError, UsageError, write } from './io.js';
 
 // Each command loads only its own modules: `check` starts without the fetch and tag code.
 const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>>> = {
@@ -45,27 +45,22 @@ async function main(argv: string[]): Promise<number> {
   return (await load())(args);
 }
 
-/** Prints the one line for a failure and sets the exit code. */
-function fail(error: unknown): void {
+/** Prints the one line for a failure and exits; a closed output pipe is no failure. */
+function fail(error: unknown): never {
+  if (error instanceof OutputError && error.closed) process.exit(0);
   process.stderr.write(`robots-wasm: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
-  process.exitCode = error instanceof UsageError ? 2 : 1;
+  process.exit(error instanceof UsageError ? 2 : 1);
 }
 
-// A failed write also rejects the write that made it (io.ts); a closed pipe (`... | head`)
-// is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-});
+// A failed write rejects the write that made it (io.ts), so the command ends its own way (the
+// filter command writes its cache first): the stream's error event needs no more.
+process.stdout.on('error', () => undefined);
 // stderr itself may be a full disk: nothing more can be said then.
 process.stderr.on('error', () => undefined);
 // The last resort: one line rather than Node's report with a stack trace.
-for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
-  process.on(event, (error: unknown) => {
-    fail(error);
-    process.exit();
-  });
-}
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-}, fail);
+// Every write has completed when main settles; exiting then does not wait for a stdin that
+// the command stopped reading.
+main(process.argv.slice(2)).then((code) => process.exit(code), fail);
