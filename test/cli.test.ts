@@ -453,7 +453,7 @@ describe('robots-wasm filter and fetch: reports, order, bytes', () => {
     const installed = spawnSync('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: project, encoding: 'utf8' });
     expect(installed.status, installed.stderr).toBe(0);
     const env = { ...process.env, PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH}` };
-    for (const cwd of [project, mkdtempSync(join(tmpdir(), 'robots-wasm-elsewhere-'))]) {
+    for (const cwd of [project, mkdtempSync(join(tmp, 'elsewhere-'))]) {
       for (const command of [[], ['check'], ['explain'], ['lint'], ['tags'], ['filter'], ['fetch']]) {
         const help = spawnSync('robots-wasm', [...command, '--help'], { cwd, env, encoding: 'utf8' });
         const example = /\nexample: (robots-wasm .*)\n$/.exec(help.stdout)![1];
