@@ -288,6 +288,93 @@ describe('RobotsCache', () => {
     expect(cache.fetches).toBe(0);
   });
 
+  describe('import() checks every field of a snapshot', () => {
+    const now = Date.now();
+    const okRecord = (origin: string, fields: Record<string, unknown> = {}) => ({
+      status: 'ok', origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now - 1000,
+      expiresAt: now + 3_600_000, body: Buffer.from('User-agent: *\nDisallow: /private\n').toString('base64'), ...fields,
+    });
+    const load = (entries: unknown[], options: Record<string, unknown> = {}) =>
+      RobotsCache.import({ version: 1, entries } as never, { agent: 'Bot', fetch: () => Promise.reject(new Error('no fetch expected')), ...options });
+    const refused = (entries: unknown[]) => {
+      try {
+        load(entries);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        return (error as Error).message;
+      }
+      throw new Error('import accepted a malformed snapshot');
+    };
+
+    it('a malformed entry is a TypeError naming the entry and the field', () => {
+      const a = 'https://a.example';
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ status: 'pwned' }, /status must be "ok", "unavailable" or "unreachable", got "pwned"/],
+        [{ body: undefined }, /body must be the robots\.txt bytes as base64, got nothing/],
+        [{ body: 'not base64 at all!' }, /body must be the robots\.txt bytes as base64, got "not base64 at all!"/],
+        [{ body: 'QUJD=' }, /body must be the robots\.txt bytes as base64/],
+        [{ status: 'unreachable' }, /body must be absent/],
+        [{ fetchedAt: now + 3_600_000 }, /fetchedAt must be a time \(ms since the epoch\) not in the future/],
+        [{ fetchedAt: '1' }, /fetchedAt must be a time/],
+        [{ expiresAt: Number.NaN }, /expiresAt must be a finite time/],
+        [{ expiresAt: null }, /expiresAt must be a finite time \(ms since the epoch\), got null/],
+        [{ httpStatus: 1000 }, /httpStatus must be an HTTP status/],
+        [{ redirects: -1 }, /redirects must be a count/],
+        [{ finalUrl: 'ftp://a.example/robots.txt' }, /finalUrl must be an absolute http\(s\) URL/],
+        [{ error: 5 }, /error must be a string or absent, got 5/],
+        [{ etag: {} }, /etag must be a string or absent, got an object/],
+        [{ lastModified: [] }, /lastModified must be a string or absent, got an array/],
+        [{ unreachableSince: now + 60_000 }, /unreachableSince must be a time/],
+      ];
+      for (const [fields, message] of cases) {
+        expect(refused([okRecord('https://b.example'), okRecord(a, fields)]), JSON.stringify(fields)).toMatch(
+          new RegExp(`^robots-wasm: RobotsCache snapshot entries\\[1\\] \\(https://a\\.example\\): ${message.source}`),
+        );
+      }
+      expect(refused([okRecord('https://A.example:443')])).toMatch(/entries\[0\] \(https:\/\/A\.example:443\): origin must be an origin/);
+      expect(refused([okRecord('https://a.example/path')])).toMatch(/origin must be an origin/);
+      expect(refused([okRecord(a), null])).toBe('robots-wasm: RobotsCache snapshot entries[1] must be an object, got null');
+      expect(refused([okRecord(a), okRecord('https://b.example'), okRecord(a)])).toBe(
+        'robots-wasm: RobotsCache snapshot entries[2] (https://a.example): origin is also entries[0]',
+      );
+      expect(refused([{ ...okRecord(a), origin: undefined }])).toMatch(/^robots-wasm: RobotsCache snapshot entries\[0\]: origin must be/);
+    });
+
+    it('freshness is clamped to ttlMs (unreachableTtlMs when unreachable) from fetchedAt', async () => {
+      const unreachable = { ...okRecord('https://u.example'), status: 'unreachable', httpStatus: 503, body: undefined, expiresAt: now + 86_400_000 };
+      const cache = load([okRecord('https://a.example', { expiresAt: 1e308 }), unreachable]);
+      expect((await cache.get('https://a.example')).expiresAt).toBe(now - 1000 + 86_400_000);
+      expect((await cache.get('https://u.example')).expiresAt).toBe(now - 1000 + 600_000);
+      const short = load([okRecord('https://a.example', { expiresAt: 1e308 })], { ttlMs: 5000 });
+      expect((await short.get('https://a.example')).expiresAt).toBe(now + 4000);
+      // An entry whose clamped freshness has run out is fetched again on its next use.
+      let fetched = 0;
+      const stale = load([okRecord('https://a.example', { expiresAt: 1e308 })], {
+        ttlMs: 500, fetch: () => (fetched++, Promise.resolve(new Response('User-agent: *\nDisallow: /\n'))),
+      });
+      expect(await stale.isAllowed('https://a.example/page')).toBe(false);
+      expect(fetched).toBe(1);
+    });
+
+    it('well-formed entries load, unknown fields are ignored, and export() gives the same records back', async () => {
+      const records = [
+        okRecord('https://a.example', { etag: '"v1"', lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT', extra: 'ignored' }),
+        { ...okRecord('https://g.example'), status: 'unavailable', httpStatus: 404, body: undefined, error: 'HTTP 404' },
+        { ...okRecord('https://u.example'), status: 'unreachable', httpStatus: undefined, body: undefined, error: 'timed out', unreachableSince: now - 5000, expiresAt: now + 500_000 },
+        okRecord('https://e.example', { body: '' }),
+      ];
+      const cache = load(records);
+      expect(await cache.isAllowed('https://a.example/private/x')).toBe(false);
+      expect(await cache.isAllowed('https://e.example/private/x')).toBe(true);
+      expect(await cache.isAllowed('https://g.example/private/x')).toBe(true);
+      expect(await cache.isAllowed('https://u.example/x')).toBe(false);
+      const byOrigin = (list: { origin: string }[]) => [...list].sort((x, y) => x.origin.localeCompare(y.origin));
+      const { extra, ...first } = records[0] as Record<string, unknown>;
+      void extra;
+      expect(byOrigin(JSON.parse(JSON.stringify(cache.export())).entries)).toEqual(byOrigin(JSON.parse(JSON.stringify([first, ...records.slice(1)]))));
+    });
+  });
+
   it('misuse is a TypeError', async () => {
     expect(() => new RobotsCache({} as never)).toThrow(/agent must be a string/);
     expect(() => new RobotsCache({ agent: 'Bot', concurrency: 0 })).toThrow(/concurrency/);

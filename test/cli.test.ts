@@ -1,10 +1,10 @@
 // The built CLI (dist/cli/main.js, which `npm test` builds first) run as a child process:
 // output and exit codes of every command, stdin, a 1M-line file in bounded memory, broken
 // inputs, and commands that fetch from real servers on 127.0.0.1.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsTxt } from '../dist/index.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
@@ -21,16 +21,48 @@ function run(args: string[], input?: string | Uint8Array) {
 }
 
 /** Like run, without blocking the event loop (for commands that fetch from the test's servers). */
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args]);
-    let stdout = '';
+function runAsync(args: string[], options: { stdout?: number; command?: string[] } = {}): Promise<{ code: number | null; stdout: string; bytes: Buffer; stderr: string }> {
+  const [command, ...prefix] = options.command ?? [process.execPath];
+  return new Promise((done) => {
+    const child = spawn(command, [...prefix, CLI, ...args], { stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdout?.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('close', (code) => done({ code, stdout: Buffer.concat(chunks).toString(), bytes: Buffer.concat(chunks), stderr }));
   });
 }
+
+/** A CLI child whose stdin the test writes while it watches the output. */
+function start(args: string[]) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, ...args]);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('close', (code, signal) => done({ code, signal })));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Waits until `check()` holds; fails after `ms`. */
+async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !check(); await sleep(20)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+  }
+}
+
+/** A file of URL lines in a fresh directory, and a cache path next to it. */
+function frontier(lines: string[]): { dir: string; urls: string; cache: string } {
+  const dir = mkdtempSync(join(tmp, 'filter-'));
+  const urls = join(dir, 'urls.txt');
+  writeFileSync(urls, lines.map((l) => `${l}\n`).join(''));
+  return { dir, urls, cache: join(dir, 'cache.json') };
+}
+
+/** The origins a cache file holds, sorted. */
+const cachedOrigins = (cache: string) => JSON.parse(readFileSync(cache, 'utf8')).entries.map((e: { origin: string }) => e.origin).sort();
 
 let sites: Site[] = [];
 beforeAll(async () => {
@@ -162,8 +194,103 @@ describe('robots-wasm check', () => {
     await stopSites([gone]);
     const r = await runAsync(['check', `${gone.origin}/robots.txt`, '--agent', 'x', '--strict', URLS]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^robots-wasm: robots.txt unreachable \(connect ECONNREFUSED [\d.:]+\): everything is disallowed/);
+    expect(r.stderr).toMatch(new RegExp(`^robots-wasm: ${gone.origin}: robots.txt unreachable \\(connect ECONNREFUSED [\\d.:]+\\): everything is disallowed\n$`));
     expect(r.stdout.split('\n').filter((l) => l.startsWith('allow')).map((l) => l.split('\t')[1])).toEqual(['https://www.example.com/robots.txt']);
+  });
+});
+
+describe('robots-wasm check: lines are never split, output lines are input lines', () => {
+  // The documented limit (README, Limits): a line of up to 8 MiB, not counting its line end.
+  const MAX_LINE = 8 * 1024 * 1024;
+  const longUrl = (bytes: number) => {
+    const head = 'https://www.example.com/cart/';
+    return head + 'x'.repeat(bytes - head.length);
+  };
+
+  it('a line over the limit gets one error line in its place and exit 1; a line at the limit is checked', () => {
+    const atLimit = longUrl(MAX_LINE);
+    const over = longUrl(MAX_LINE + 1);
+    // CRLF: the CR is part of the line end, so this line is at the limit too.
+    const lines = ['https://www.example.com/a', atLimit, over, `${atLimit}\r`, 'https://www.example.com/b'];
+    const text = `${lines.join('\n')}\n`;
+    const file = join(tmp, 'long-lines.txt');
+    writeFileSync(file, text);
+    const offset = 'https://www.example.com/a\n'.length + atLimit.length + 1;
+    const error = `the line at byte ${offset} is ${MAX_LINE + 1} bytes long, more than ${MAX_LINE}: not checked`;
+    for (const input of [file, '-']) {
+      const r = run(['check', ROBOTS, '--agent', 'ExampleBot', input], input === '-' ? text : undefined);
+      expect(r.code, input).toBe(1);
+      expect(r.stdout.split('\n'), input).toEqual([
+        'allow\thttps://www.example.com/a', `disallow\t${atLimit}\t18`, `error\t${error}`, `disallow\t${atLimit}\t18`, 'allow\thttps://www.example.com/b', '',
+      ]);
+      expect(r.stderr, input).toBe('');
+    }
+    const json = run(['check', ROBOTS, '--agent', 'ExampleBot', '--json', file]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout.split('\n')[2])).toEqual({ url: null, allowed: false, rule: null, error });
+    const filtered = run(['check', ROBOTS, '--agent', 'ExampleBot', '--filter', file]);
+    expect(filtered).toMatchObject({ code: 1, stdout: 'https://www.example.com/a\nhttps://www.example.com/b\n', stderr: `robots-wasm: ${error}\n` });
+  });
+
+  it('a line longer than the old 64 MiB read chunk is not split into a URL that was never in the input', () => {
+    // Before, the first 64 MiB were checked as one URL and the rest as another: this line's
+    // tail is an allowed URL that --filter printed.
+    const line = longUrl(64 * 1024 * 1024) + 'https://www.example.com/never-in-the-input';
+    const file = join(tmp, 'huge-line.txt');
+    writeFileSync(file, `https://www.example.com/a\n${line}\nhttps://www.example.com/b`);
+    const r = run(['check', ROBOTS, '--agent', 'ExampleBot', '--filter', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('https://www.example.com/a\nhttps://www.example.com/b\n');
+    expect(r.stderr).toBe(`robots-wasm: the line at byte 26 is ${line.length} bytes long, more than ${MAX_LINE}: not checked\n`);
+    rmSync(file);
+  });
+});
+
+describe('every command: one line on failure, never a stack trace', () => {
+  it('a full disk as stdout (/dev/full): "cannot write the output", exit 1', async () => {
+    const full = openSync('/dev/full', 'w');
+    const urls = join(tmp, 'full-frontier.txt');
+    writeFileSync(urls, `${sites[0].origin}/a\n${sites[0].origin}/b\n`);
+    const cases = [
+      ['check', ROBOTS, '--agent', 'x', URLS], ['check', ROBOTS, '--agent', 'x', '--json', URLS], ['check', ROBOTS, '--agent', 'x', '--filter', URLS],
+      ['lint', ROBOTS], ['lint', ROBOTS, '--json'], ['explain', ROBOTS, '--agent', 'x', '/a'], ['tags', '--agent', 'x', '--header', 'X-Robots-Tag: noindex'],
+      ['fetch', sites[0].origin, '--agent', 'x'], ['filter', '--agent', 'x', urls], ['--help'], ['--version'],
+    ];
+    for (const args of cases) {
+      const r = await runAsync(args, { stdout: full });
+      expect(r.stderr, args.join(' ')).toBe('robots-wasm: cannot write the output: no space left on device (ENOSPC)\n');
+      expect(r.code, args.join(' ')).toBe(1);
+    }
+  });
+
+  it('the error prefix is printed once, and a bad URL argument is a usage error', async () => {
+    for (const args of [['check', 'http://[::1', '--agent', 'x', URLS], ['explain', 'https://exa mple.com/robots.txt', '--agent', 'x', '/a'], ['lint', 'http://[::1']]) {
+      const r = await runAsync(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^robots-wasm: not an absolute http\(s\) URL: "[^"]*"\n$/);
+    }
+  });
+
+  it('--version prints the package version', () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+    expect(run(['--version'])).toMatchObject({ code: 0, stdout: `robots-wasm ${version}\n`, stderr: '' });
+  });
+
+  it('--timeout takes 1 to 2^31-1 ms and --agent must not be empty; anything else is a usage error', async () => {
+    for (const timeout of ['0', '-1', '2147483648', '99999999999', '1.5', 'abc', '']) {
+      for (const args of [['filter', '--agent', 'x', `--timeout=${timeout}`, URLS], ['fetch', sites[0].origin, '--agent', 'x', `--timeout=${timeout}`]]) {
+        const r = await runAsync(args);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr, args.join(' ')).toBe(`robots-wasm: --timeout must be an integer from 1 to 2147483647, got ${timeout}\n`);
+      }
+    }
+    expect((await runAsync(['fetch', sites[0].origin, '--agent', 'x', '--timeout', '2147483647'])).code).toBe(0);
+    for (const args of [
+      ['check', ROBOTS, '--agent', '', URLS], ['check', ROBOTS, '--agent', ' ', URLS], ['filter', '--agent', '', URLS], ['explain', ROBOTS, '--agent', '', '/a'],
+      ['fetch', sites[0].origin, '--agent', ''], ['tags', '--agent', '', '--header', 'X-Robots-Tag: noindex'],
+    ]) {
+      expect(await runAsync(args), args.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: 'robots-wasm: --agent must not be empty\n' });
+    }
   });
 });
 
@@ -249,5 +376,280 @@ describe('robots-wasm explain, lint, tags, fetch, filter', () => {
       expect(r.stdout, command).toMatch(new RegExp(`^usage: robots-wasm ${command}[\\s\\S]*\\nexample: robots-wasm ${command} `));
     }
     expect(run(['--help']).stdout).toMatch(/^usage: robots-wasm <command>/);
+  });
+});
+
+describe('robots-wasm filter and fetch: reports, order, bytes', () => {
+  it('fetch exits 1 when the origin is unreachable, 0 when unavailable', async () => {
+    const [gone] = await startSites(1, serve(''));
+    await stopSites([gone]);
+    const json = await runAsync(['fetch', gone.origin, '--agent', 'x', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'unreachable', error: `connect ECONNREFUSED ${new URL(gone.origin).host}` });
+    expect((await runAsync(['fetch', gone.origin, '--agent', 'x'])).code).toBe(1);
+    const [missing] = await startSites(1, serve('', {}, 404));
+    expect((await runAsync(['fetch', missing.origin, '--agent', 'x'])).code).toBe(0);
+    await stopSites([missing]);
+  });
+
+  it('filter and check <URL> name each unreachable or unavailable origin once on stderr, with the reason', async () => {
+    const [down, missing, gone] = await startSites(3, serve('', {}, 503));
+    missing.handler = serve('', {}, 404);
+    await stopSites([gone]);
+    const ok = sites[0];
+    ok.handler = serve('User-agent: *\nDisallow: /private\n');
+    const lines = [ok, down, missing, gone, ok, down, missing, gone].flatMap((s) => [`${s.origin}/a`, `${s.origin}/private/b`]);
+    const { urls } = frontier(lines);
+    const r = await runAsync(['filter', '--agent', 'Bot', urls]);
+    expect(r.code).toBe(0);
+    const allowed = lines.filter((l) => (l.startsWith(`${ok.origin}/`) && !l.includes('/private')) || l.startsWith(`${missing.origin}/`));
+    expect(r.stdout).toBe(allowed.map((l) => `${l}\n`).join(''));
+    expect(r.stderr.split('\n').sort()).toEqual([
+      '',
+      `robots-wasm: ${down.origin}: robots.txt unreachable (HTTP 503): everything is disallowed`,
+      `robots-wasm: ${gone.origin}: robots.txt unreachable (connect ECONNREFUSED ${new URL(gone.origin).host}): everything is disallowed`,
+      `robots-wasm: ${missing.origin}: robots.txt unavailable (HTTP 404): everything is allowed`,
+    ].sort());
+    const check = await runAsync(['check', `${missing.origin}/robots.txt`, '--agent', 'Bot', URLS]);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toBe(`robots-wasm: ${missing.origin}: robots.txt unavailable (HTTP 404): everything is allowed\n`);
+    await stopSites([down, missing]);
+  });
+
+  it('filter writes each decided line as it goes, not at the end', async () => {
+    const r = start(['filter', '--agent', 'Bot', '-']);
+    r.child.stdin.write(`${sites[0].origin}/first\n`);
+    await until('the first verdict is written while stdin is open', () => r.out() === `${sites[0].origin}/first\n`, 5000);
+    r.child.stdin.write(`${sites[1].origin}/private/x\n${sites[1].origin}/second\n`);
+    await until('the second verdict is written', () => r.out() === `${sites[0].origin}/first\n${sites[1].origin}/second\n`, 5000);
+    r.child.stdin.end();
+    expect((await r.exit).code).toBe(0);
+  });
+
+  it('filter writes allowed lines byte for byte and never splits a line; a line over the limit is reported', async () => {
+    const o = sites[0].origin;
+    sites[0].handler = serve('User-agent: *\nDisallow: /private\n');
+    const long = `${o}/${'x'.repeat(8 * 1024 * 1024)}${o}/tail`;
+    const input = Buffer.concat([
+      Buffer.from(`${o}/caf`), Buffer.from([0xe9]), Buffer.from(`\r\n${o}/private/x\n\nnot a url\n${long}\n${o}/`), Buffer.from([0xff, 0xfe]), Buffer.from(`/b`),
+    ]);
+    const { urls } = frontier([]);
+    writeFileSync(urls, input);
+    const r = await runAsync(['filter', '--agent', 'Bot', urls]);
+    expect(r.code).toBe(1);
+    expect(r.bytes.equals(Buffer.concat([Buffer.from(`${o}/caf`), Buffer.from([0xe9]), Buffer.from(`\n${o}/`), Buffer.from([0xff, 0xfe]), Buffer.from('/b\n')]))).toBe(true);
+    const at = `${o}/caf\xe9\r\n${o}/private/x\n\nnot a url\n`.length;
+    expect(r.stderr).toBe(`robots-wasm: the line at byte ${at} is ${long.length} bytes long, more than ${8 * 1024 * 1024}: not checked\n`);
+  });
+
+  it('help examples run from an installed copy, in its project and in any other directory', () => {
+    const root = join(import.meta.dirname, '..');
+    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8' });
+    expect(packed.status, packed.stderr).toBe(0);
+    const project = join(tmp, 'installed');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{"private":true}');
+    const tarball = join(tmp, JSON.parse(packed.stdout)[0].filename);
+    const installed = spawnSync('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: project, encoding: 'utf8' });
+    expect(installed.status, installed.stderr).toBe(0);
+    const env = { ...process.env, PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH}` };
+    for (const cwd of [project, mkdtempSync(join(tmp, 'elsewhere-'))]) {
+      for (const command of [[], ['check'], ['explain'], ['lint'], ['tags'], ['filter'], ['fetch']]) {
+        const help = spawnSync('robots-wasm', [...command, '--help'], { cwd, env, encoding: 'utf8' });
+        const example = /\nexample: (robots-wasm .*)\n$/.exec(help.stdout)![1];
+        const files = example.split(' ').filter((word) => word.includes('examples/'));
+        for (const file of files) expect(existsSync(resolve(cwd, file)), `${cwd}: ${example}`).toBe(true);
+        // filter and fetch go to www.example.com: only their files are checked here.
+        if (command[0] === 'filter' || command[0] === 'fetch') continue;
+        const r = spawnSync('sh', ['-c', example], { cwd, env, encoding: 'utf8' });
+        expect(r.status, `${cwd}: ${example}\n${r.stderr}`).toBe(0);
+        expect(r.stdout.length).toBeGreaterThan(0);
+        expect(r.stderr).toBe('');
+      }
+    }
+  });
+});
+
+describe('robots-wasm filter --cache: a crash, a full disk or a run beside it loses nothing', () => {
+  const RULES = 'User-agent: *\nDisallow: /private\n';
+
+  it('a cache in a missing directory, or that is a directory, is a usage error before any fetch', async () => {
+    sites[0].handler = serve(RULES);
+    sites[0].hits.clear();
+    const { urls } = frontier([`${sites[0].origin}/a`]);
+    const missing = join(tmp, 'no-such-dir', 'cache.json');
+    expect(await runAsync(['filter', '--agent', 'Bot', '--cache', missing, urls])).toMatchObject({
+      code: 2, stdout: '', stderr: `robots-wasm: cannot write the cache ${missing} in ${join(tmp, 'no-such-dir')}: no such file or directory (ENOENT)\n`,
+    });
+    expect(await runAsync(['filter', '--agent', 'Bot', '--cache', tmp, urls])).toMatchObject({ code: 2, stdout: '', stderr: `robots-wasm: --cache ${tmp} is not a regular file\n` });
+    expect(sites[0].hits.get('/robots.txt')).toBeUndefined();
+  });
+
+  it('a corrupt cache is reported, set aside (renamed, not deleted), and the run goes on with an empty cache', async () => {
+    sites[0].handler = serve(RULES);
+    const now = Date.now();
+    const pwned = { status: 'pwned', origin: 'https://a.example', httpStatus: 200, finalUrl: 'https://a.example/robots.txt', redirects: 0, fetchedAt: now, expiresAt: now + 1000 };
+    const contents: [string, RegExp][] = [
+      ['garbage\n{', /is not valid JSON/],
+      ['', /Unexpected end of JSON input/],
+      ['{"version":1,"entries":[', /JSON/],
+      [JSON.stringify({ version: 1, entries: [pwned] }), /RobotsCache snapshot entries\[0\] \(https:\/\/a\.example\): status must be "ok", "unavailable" or "unreachable", got "pwned"/],
+      [JSON.stringify({ version: 1, entries: [null] }), /RobotsCache snapshot entries\[0\] must be an object, got null/],
+    ];
+    for (const [content, why] of contents) {
+      const { dir, urls, cache } = frontier([`${sites[0].origin}/a`, `${sites[0].origin}/private/b`]);
+      writeFileSync(cache, content);
+      const r = await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls]);
+      expect(r.code, content).toBe(0);
+      expect(r.stdout).toBe(`${sites[0].origin}/a\n`);
+      const aside = readdirSync(dir).filter((name) => name.startsWith('cache.json.corrupt-'));
+      expect(aside, content).toHaveLength(1);
+      expect(readFileSync(join(dir, aside[0]), 'utf8')).toBe(content);
+      const [line, ...rest] = r.stderr.split('\n');
+      expect(rest).toEqual(['']);
+      expect(line.startsWith(`robots-wasm: ${cache} is not a usable cache (`)).toBe(true);
+      expect(line.endsWith(`): moved to ${join(dir, aside[0])}, starting with an empty cache`)).toBe(true);
+      expect(line).toMatch(why);
+      expect(cachedOrigins(cache)).toEqual([sites[0].origin]);
+    }
+  });
+
+  it('a write that fails midway (a file size limit, like a full disk) leaves the old cache whole, says so and exits 1', async () => {
+    const big = `${RULES}${'# a long comment line to make the cache file large\n'.repeat(8000)}`;
+    const [large, other] = await startSites(2, serve(big));
+    const { dir, urls, cache } = frontier([`${large.origin}/a`]);
+    expect((await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls])).code).toBe(0);
+    const before = readFileSync(cache);
+    expect(before.length).toBeGreaterThan(300_000);
+    writeFileSync(urls, `${other.origin}/a\n${other.origin}/private/b\n`);
+    // A shell sets a 128 KiB file size limit for the run: writes past it fail (EFBIG).
+    const limited = await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls], { command: ['sh', '-c', 'ulimit -f 256 && exec "$0" "$@"', process.execPath] });
+    expect(limited).toMatchObject({ code: 1, stdout: `${other.origin}/a\n`, stderr: `robots-wasm: cannot write the cache ${cache}: file too large (EFBIG)\n` });
+    expect(readFileSync(cache).equals(before)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['cache.json', 'urls.txt']);
+    const next = await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls]);
+    expect(next).toMatchObject({ code: 0, stdout: `${other.origin}/a\n`, stderr: '' });
+    expect(cachedOrigins(cache)).toEqual([large.origin, other.origin].sort());
+    await stopSites([large, other]);
+  });
+
+  it('/dev/full as stdout: the run fails with one line, and the cache is still written', async () => {
+    sites[0].handler = serve(RULES);
+    const { cache, urls } = frontier([`${sites[0].origin}/a`]);
+    const r = await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls], { stdout: openSync('/dev/full', 'w') });
+    expect(r).toMatchObject({ code: 1, stderr: 'robots-wasm: cannot write the output: no space left on device (ENOSPC)\n' });
+    expect(cachedOrigins(cache)).toEqual([sites[0].origin]);
+  });
+
+  it('a reader that closes the pipe early (`| head`) ends the run quietly, and the cache is still written', async () => {
+    sites[0].handler = serve(RULES);
+    sites[1].handler = serve(RULES);
+    const { cache } = frontier([]);
+    for (const args of [['filter', '--agent', 'Bot', '--cache', cache, '-'], ['check', ROBOTS, '--agent', 'Bot', '-']]) {
+      const r = start(args);
+      r.child.stdin.write(`${sites[0].origin}/a\n`);
+      await until('the first line is written', () => r.out().startsWith(args[0] === 'check' ? 'allow\t' : sites[0].origin), 5000);
+      r.child.stdout.destroy();
+      // Written into the closed pipe; stdin stays open, and the run ends all the same.
+      r.child.stdin.write(`${sites[1].origin}/a\n`);
+      expect(await r.exit, args[0]).toEqual({ code: 0, signal: null });
+      expect(r.err(), args[0]).toBe('');
+    }
+    expect(cachedOrigins(cache)).toEqual([sites[0].origin, sites[1].origin].sort());
+  });
+
+  it('kill -9 while the cache is written: the next run finds it whole, takes over the lock and removes the temporary file', async () => {
+    sites[0].handler = serve(RULES);
+    const { dir, urls, cache } = frontier([`${sites[0].origin}/a`]);
+    // A large cache (about 40 MB), so that writing it takes a while.
+    const now = Date.now();
+    const body = Buffer.from(Array.from({ length: 25_000 }, (_, i) => `Disallow: /path-${i}/x\n`).join('').slice(0, 500_000)).toString('base64');
+    const entries = Array.from({ length: 60 }, (_, i) => ({
+      status: 'ok', origin: `https://seed-${i}.example`, httpStatus: 200, finalUrl: `https://seed-${i}.example/robots.txt`, redirects: 0,
+      fetchedAt: now, expiresAt: now + 3_600_000, body,
+    }));
+    const seededText = JSON.stringify({ version: 1, entries });
+    // The kill must land while the temporary file is written: on a busy machine it may come
+    // after the rename, so the scenario is tried again (every try checks the same outcome).
+    let midWrite = false;
+    for (let attempt = 0; attempt < 4 && !midWrite; attempt++) {
+      writeFileSync(cache, seededText);
+      const seeded = statSync(cache).size;
+      const child = spawn(process.execPath, [CLI, 'filter', '--agent', 'Bot', '--cache', cache, urls], { stdio: 'ignore' });
+      // Killed as soon as the write starts: a temporary file appears, or the cache file changes.
+      const watcher = watch(dir, (_event, name) => {
+        const writing = name !== null && ((name.endsWith('.tmp') && existsSync(join(dir, name))) || (name === 'cache.json' && statSync(cache).size !== seeded));
+        if (writing) child.kill('SIGKILL');
+      });
+      const signal = await new Promise((done) => child.on('exit', (_code, s) => done(s)));
+      watcher.close();
+      expect(signal).toBe('SIGKILL');
+      const left = readdirSync(dir);
+      const origins = cachedOrigins(cache);
+      expect([entries.length, entries.length + 1]).toContain(origins.length);
+      const again = await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls]);
+      expect(again).toMatchObject({ code: 0, stdout: `${sites[0].origin}/a\n`, stderr: '' });
+      expect(readdirSync(dir).sort()).toEqual(['cache.json', 'urls.txt']);
+      expect(cachedOrigins(cache)).toEqual([...entries.map((e) => e.origin), sites[0].origin].sort());
+      midWrite = left.some((name) => name.endsWith('.tmp'));
+      if (midWrite) expect(left).toContain('cache.json.lock');
+    }
+    expect(midWrite).toBe(true);
+  });
+
+  it('two runs at once keep both runs\' entries', async () => {
+    const slow = await startSites(4, (req, res, site) => setTimeout(() => serve(RULES)(req, res, site), 300));
+    const { cache, urls } = frontier([`${slow[0].origin}/a`, `${slow[1].origin}/a`]);
+    const other = join(tmp, 'other-urls.txt');
+    writeFileSync(other, `${slow[2].origin}/a\n${slow[3].origin}/a\n`);
+    const [a, b] = await Promise.all([runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls]), runAsync(['filter', '--agent', 'Bot', '--cache', cache, other])]);
+    expect([a.code, b.code, a.stderr, b.stderr]).toEqual([0, 0, '', '']);
+    expect(cachedOrigins(cache)).toEqual(slow.map((s) => s.origin).sort());
+    await stopSites(slow);
+  });
+
+  it('a lock held by a live run is waited for; one left by a dead run is taken over', async () => {
+    sites[0].handler = serve(RULES);
+    const { cache, urls } = frontier([`${sites[0].origin}/a`]);
+    const lock = `${cache}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now() }));
+    const r = start(['filter', '--agent', 'Bot', '--cache', cache, urls]);
+    await sleep(700);
+    expect(r.child.exitCode).toBeNull();
+    expect(r.out()).toBe('');
+    rmSync(lock);
+    expect(await r.exit).toEqual({ code: 0, signal: null });
+    expect(cachedOrigins(cache)).toEqual([sites[0].origin]);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), since: Date.now() }));
+    expect(await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls])).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('checkpoints: the cache is written every --checkpoint ms while the run goes, so kill -9 loses at most one interval', async () => {
+    sites[0].handler = serve(RULES);
+    sites[0].hits.clear();
+    const { cache, urls } = frontier([`${sites[0].origin}/a`]);
+    const r = start(['filter', '--agent', 'Bot', '--cache', cache, '--checkpoint', '100', '-']);
+    r.child.stdin.write(`${sites[0].origin}/a\n`);
+    await until('a checkpoint holds the origin', () => existsSync(cache) && readFileSync(cache, 'utf8').includes(sites[0].origin), 5000);
+    r.child.kill('SIGKILL');
+    expect((await r.exit).signal).toBe('SIGKILL');
+    const again = await runAsync(['filter', '--agent', 'Bot', '--cache', cache, urls]);
+    expect(again).toMatchObject({ code: 0, stdout: `${sites[0].origin}/a\n` });
+    expect(sites[0].hits.get('/robots.txt')).toBe(1);
+  });
+
+  it('SIGTERM, SIGINT: the cache is written, then the run exits with 128 + the signal', async () => {
+    sites[0].handler = serve(RULES);
+    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+      const { cache } = frontier([]);
+      const r = start(['filter', '--agent', 'Bot', '--cache', cache, '-']);
+      r.child.stdin.write(`${sites[0].origin}/a\n`);
+      await until('the verdict is written', () => r.out() === `${sites[0].origin}/a\n`, 5000);
+      r.child.kill(signal);
+      expect(await r.exit, signal).toEqual({ code, signal: null });
+      expect(cachedOrigins(cache), signal).toEqual([sites[0].origin]);
+    }
   });
 });

@@ -2,17 +2,21 @@
 // is read in blocks of whole lines (inputBlocks) and each block goes through the matcher's
 // line path (Matcher.reportLines, or reportLinesTo when stdout is a file) in one call, so
 // memory stays constant for any input size and the per-URL work in JavaScript is only copying
-// bytes to the output.
+// bytes to the output. A line longer than MAX_LINE_BYTES gets an error line in its place.
 
 import { CHUNK_BYTES, type Matcher } from '../matcher.js';
-import { inputBlocks, loadRobots, modeOf, parse, Progress, stdoutIsFile, stringValue, UsageError, write, writeFileOutput } from './io.js';
-import { describeAccess } from './fetch.js';
+import {
+  agentValue, describeLongLine, examplePath, inputBlocks, loadRobots, MAX_LINE_BYTES, modeOf, parse, Progress, stdoutIsFile,
+  stringValue, UsageError, warn, write, writeFileOutput, type LongLine,
+} from './io.js';
 
 /** `robots-wasm check --help`. */
 export const CHECK_HELP = `usage: robots-wasm check <robots.txt file | URL> --agent NAME [options] [URLS_FILE | -]
 
 One verdict per URL (one URL per line; blank lines are skipped), streamed in constant memory.
-Output: "allow<TAB>url", or "disallow<TAB>url<TAB>line of the deciding rule".
+Output: "allow<TAB>url", or "disallow<TAB>url<TAB>line of the deciding rule". A line of more
+than ${MAX_LINE_BYTES} bytes is not checked: "error<TAB>why" takes its place (with --filter,
+a line on stderr) and the exit code is 1.
 
   --agent NAME      the crawler's product token (required)
   --mode rfc|google matching semantics (default rfc)
@@ -20,7 +24,7 @@ Output: "allow<TAB>url", or "disallow<TAB>url<TAB>line of the deciding rule".
   --json            JSON lines: {"url", "allowed", "rule": {"kind", "pattern", "line"} | null}
   --strict          exit with 1 when any URL is disallowed
 
-example: robots-wasm check examples/robots.txt --agent ExampleBot examples/urls.txt`;
+example: robots-wasm check ${examplePath('robots.txt')} --agent ExampleBot ${examplePath('urls.txt')}`;
 
 const decoder = new TextDecoder();
 
@@ -29,6 +33,16 @@ interface CheckState {
   format: 'verdicts' | 'filter' | 'json';
   explain: (url: string) => { allowed: boolean; rule: unknown };
   disallowed: number;
+  /** Lines too long to check. */
+  unchecked: number;
+}
+
+/** The output for a line too long to check: an error in its place, never a verdict. */
+function longLine(state: CheckState, line: LongLine): string {
+  state.unchecked++;
+  const why = describeLongLine(line);
+  if (state.format === 'filter') return (warn(why), '');
+  return state.format === 'json' ? `${JSON.stringify({ url: null, allowed: false, rule: null, error: why })}\n` : `error\t${why}\n`;
 }
 
 /** The output for one block of whole lines. */
@@ -68,27 +82,31 @@ export async function check(args: string[]): Promise<number> {
     strict: { type: 'boolean' }, 'user-agent': { type: 'string' },
   });
   if (values.help) return (await write(`${CHECK_HELP}\n`), 0);
-  const agent = stringValue(values, 'agent', true)!;
+  const agent = agentValue(values);
   if (values.filter && values.json) throw new UsageError('--filter and --json exclude each other');
   if (positionals.length > 2) throw new UsageError(`unexpected argument: ${positionals[2]}`);
   const mode = modeOf(values);
   const input = inputBlocks(positionals[1], CHUNK_BYTES);
-  const { robots, fetched } = await loadRobots(positionals[0], mode, stringValue(values, 'user-agent'));
-  if (fetched !== undefined && fetched.status !== 'ok') process.stderr.write(`robots-wasm: ${describeAccess(fetched)}\n`);
+  const { robots } = await loadRobots(positionals[0], mode, stringValue(values, 'user-agent'));
   const state: CheckState = {
     matcher: robots.matcher(agent),
     format: values.json ? 'json' : values.filter ? 'filter' : 'verdicts',
     explain: (url) => robots.explain(url, agent),
     disallowed: 0,
+    unchecked: 0,
   };
   const progress = new Progress(input.size);
   let read = 0;
-  for await (const bytes of input.blocks) {
-    read += bytes.length;
-    await write(block(state, bytes));
+  for await (const item of input.blocks) {
+    if (!(item instanceof Uint8Array)) {
+      await write(longLine(state, item));
+      continue;
+    }
+    read += item.length;
+    await write(block(state, item));
     progress.update(read);
   }
   progress.done();
-  return values.strict && state.disallowed > 0 ? 1 : 0;
+  return state.unchecked > 0 || (values.strict && state.disallowed > 0) ? 1 : 0;
 }
 

@@ -1,7 +1,7 @@
 // `robots-wasm explain`: for each URL the verdict, the deciding rule and its line, and which
 // group applied to the agent and why.
 
-import { loadRobots, modeOf, parse, stringValue, UsageError, write, colour } from './io.js';
+import { agentValue, colour, examplePath, loadRobots, modeOf, parse, stringValue, UsageError, write } from './io.js';
 
 /** `robots-wasm explain --help`. */
 export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> --agent NAME [options] URL...
@@ -13,13 +13,13 @@ group applied: the agent's own (specific), several of its own (merged), the * gr
   --mode rfc|google matching semantics (default rfc)
   --json            JSON lines
 
-example: robots-wasm explain examples/robots.txt --agent ExampleBot https://www.example.com/cart/checkout`;
+example: robots-wasm explain ${examplePath('robots.txt')} --agent ExampleBot https://www.example.com/cart/checkout`;
 
 /** Runs `robots-wasm explain`; resolves with the exit code. */
 export async function explain(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' }, 'user-agent': { type: 'string' } });
   if (values.help) return (await write(`${EXPLAIN_HELP}\n`), 0);
-  const agent = stringValue(values, 'agent', true)!;
+  const agent = agentValue(values);
   if (positionals.length < 2) throw new UsageError('give a robots.txt file or URL, then one or more URLs');
   const { robots } = await loadRobots(positionals[0], modeOf(values), stringValue(values, 'user-agent'));
   const selection = robots.selectGroups(agent);

@@ -3,29 +3,22 @@
 
 import type { RobotsFetchResult } from '../fetch/fetch.js';
 import { fetchRobotsTxt } from '../fetch/fetch.js';
-import { colour, integerValue, modeOf, parse, stringValue, UsageError, write } from './io.js';
+import { agentValue, asUsage, colour, describeAccess, integerValue, MAX_TIMER_MS, modeOf, parse, stringValue, UsageError, write } from './io.js';
 
 /** `robots-wasm fetch --help`. */
 export const FETCH_HELP = `usage: robots-wasm fetch <origin | URL> --agent NAME [options]
 
 Fetches the origin's /robots.txt and prints the access result (status, HTTP status, redirects,
-expiry), the sitemaps, the agent's crawl-delay and which groups apply to it.
+expiry), the sitemaps, the agent's crawl-delay and which groups apply to it. The exit code is
+1 when the origin is unreachable (its URLs are then disallowed).
 
   --agent NAME        the crawler's product token (required)
   --user-agent TEXT   the User-Agent header (default: the agent)
   --mode rfc|google   matching semantics (default rfc)
-  --timeout MS        time for the whole fetch (default 10000)
+  --timeout MS        time for the whole fetch, 1 to ${MAX_TIMER_MS} (default 10000)
   --json              one JSON object
 
 example: robots-wasm fetch https://www.example.com --agent ExampleBot`;
-
-/** One line on what an access result means. */
-export function describeAccess(r: RobotsFetchResult): string {
-  const why = r.error ?? (r.httpStatus === undefined ? '' : `HTTP ${r.httpStatus}`);
-  if (r.status === 'ok') return `robots.txt fetched (${why})`;
-  if (r.status === 'unavailable') return `robots.txt unavailable (${why}): everything is allowed`;
-  return `robots.txt unreachable (${why}): everything is disallowed`;
-}
 
 /** Runs `robots-wasm fetch`; resolves with the exit code. */
 export async function fetchCommand(args: string[]): Promise<number> {
@@ -33,17 +26,11 @@ export async function fetchCommand(args: string[]): Promise<number> {
     agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' },
   });
   if (values.help) return (await write(`${FETCH_HELP}\n`), 0);
-  const agent = stringValue(values, 'agent', true)!;
+  const agent = agentValue(values);
   if (positionals.length !== 1) throw new UsageError('give one origin or URL');
-  let r: RobotsFetchResult;
-  try {
-    r = await fetchRobotsTxt(positionals[0], {
-      mode: modeOf(values), userAgent: stringValue(values, 'user-agent') ?? agent, timeoutMs: integerValue(values, 'timeout', 10_000),
-    });
-  } catch (error) {
-    if (error instanceof TypeError) throw new UsageError(error.message.replace(/^robots-wasm: /, ''));
-    throw error;
-  }
+  const options = { mode: modeOf(values), userAgent: stringValue(values, 'user-agent') ?? agent, timeoutMs: integerValue(values, 'timeout', 10_000) };
+  const r: RobotsFetchResult = await asUsage(() => fetchRobotsTxt(positionals[0], options));
+  const code = r.status === 'unreachable' ? 1 : 0;
   const selection = r.robots.selectGroups(agent);
   const summary = {
     origin: r.origin, status: r.status, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects,
@@ -51,7 +38,7 @@ export async function fetchCommand(args: string[]): Promise<number> {
     bytes: r.body?.length ?? 0, sitemaps: r.robots.sitemaps, crawlDelay: r.robots.crawlDelay(agent),
     groups: { source: selection.source, lines: selection.lines }, agents: r.robots.agents,
   };
-  if (values.json) return (await write(`${JSON.stringify(summary)}\n`), 0);
+  if (values.json) return (await write(`${JSON.stringify(summary)}\n`), code);
   const status = r.status === 'ok' ? colour('green', r.status) : r.status === 'unavailable' ? colour('yellow', r.status) : colour('red', r.status);
   const lines = [
     `${colour('bold', r.origin)}: ${status} - ${describeAccess(r)}`,
@@ -64,5 +51,5 @@ export async function fetchCommand(args: string[]): Promise<number> {
     `  sitemaps    ${r.robots.sitemaps.length === 0 ? 'none' : r.robots.sitemaps.join('\n              ')}`,
   ];
   await write(`${lines.join('\n')}\n`);
-  return 0;
+  return code;
 }

@@ -1,67 +1,184 @@
 // `robots-wasm filter`: URLs from many hosts in, the allowed ones out. Each origin's robots.txt
-// is fetched once through RobotsCache (RFC 9309 access rules, concurrency, timeouts); with
-// --cache the cache is kept in a file between runs.
+// is fetched once through RobotsCache (RFC 9309 access rules, concurrency, timeouts). Lines are
+// decided by RobotsCache.checkMany in small batches, several in flight so that the fetches of
+// upcoming origins overlap, and each batch is written as soon as it and those before it are
+// decided: output goes out as the run goes, in input order, each allowed line byte for byte
+// as read. Origins whose robots.txt was unreachable or unavailable are reported on stderr.
+// With --cache the cache is kept in a file between runs (cache-file.ts).
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { RobotsCache } from '../fetch/cache.js';
-import { inputStream, integerValue, modeOf, parse, Progress, stringValue, UsageError, write } from './io.js';
+import { RobotsCache, type RobotsCacheOptions } from '../fetch/cache.js';
+import type { RobotsFetchResult } from '../fetch/fetch.js';
+import { originOf } from '../fetch/origin.js';
+import { CacheFile } from './cache-file.js';
+import {
+  agentValue, asUsage, describeLongLine, examplePath, inputBlocks, integerValue, MAX_LINE_BYTES, MAX_TIMER_MS, modeOf, OutputError, parse,
+  Progress, reportAccess, stringValue, UsageError, warn, write,
+} from './io.js';
 
 /** `robots-wasm filter --help`. */
 export const FILTER_HELP = `usage: robots-wasm filter --agent NAME [options] [URLS_FILE | -]
 
-Prints the URLs (one per line, any number of hosts) that the agent may fetch, in order. Each
-origin's robots.txt is fetched once: 4xx allows everything, 5xx and network errors disallow
-everything (RFC 9309 2.3.1). URLs that are not absolute http(s) URLs are dropped.
+Prints the URLs (one per line, any number of hosts) that the agent may fetch, in order, as
+they are decided. Each origin's robots.txt is fetched once: 4xx allows everything, 5xx and
+network errors disallow everything (RFC 9309 2.3.1); each origin that was unavailable or
+unreachable is named on stderr with the reason. Lines that are not absolute http(s) URLs are
+dropped; a line longer than ${MAX_LINE_BYTES} bytes is reported on stderr and the exit code is 1.
 
   --agent NAME        the crawler's product token (required)
   --user-agent TEXT   the User-Agent header (default: the agent)
   --mode rfc|google   matching semantics (default rfc)
   --concurrency N     robots.txt fetches at once (default 32)
-  --timeout MS        time for each robots.txt fetch (default 10000)
-  --cache FILE        read the cache from FILE if it exists, write it back at the end
+  --timeout MS        time for each robots.txt fetch, 1 to ${MAX_TIMER_MS} (default 10000)
+  --cache FILE        keep the cache in FILE between runs: read at the start if it exists,
+                      written every --checkpoint ms while fetching, at the end, and on
+                      SIGINT/SIGTERM/SIGHUP; each write replaces FILE whole (a temporary file
+                      renamed over it) under FILE.lock, merging entries another run wrote; an
+                      unusable FILE is renamed FILE.corrupt-<time> and the run starts empty
+  --checkpoint MS     how often the cache is written while fetching (default 60000)
 
-example: robots-wasm filter --agent ExampleBot --cache robots-cache.json frontier.txt`;
+example: robots-wasm filter --agent ExampleBot --cache robots-cache.json ${examplePath('urls.txt')}`;
+
+const BLOCK_BYTES = 1 << 16;
+const BATCH_LINES = 256;
+const BATCHES_IN_FLIGHT = 16;
+
+/** Lines of one block: the URLs to decide, where each line is in `bytes`, and their origins. */
+interface Batch {
+  bytes: Buffer;
+  /** Start and end (without the line end) of each line in `bytes`. */
+  spans: number[];
+  urls: string[];
+  origins: Set<string>;
+}
+
+/** The lines of a block, in batches of up to BATCH_LINES; blank lines are left out. */
+function batchesOf(block: Uint8Array): Batch[] {
+  const bytes = Buffer.from(block);
+  const batches: Batch[] = [];
+  let batch: Batch | undefined;
+  for (let start = 0; start < bytes.length;) {
+    let lf = bytes.indexOf(0x0a, start);
+    if (lf < 0) lf = bytes.length;
+    const end = lf > start && bytes[lf - 1] === 0x0d ? lf - 1 : lf;
+    if (end > start) {
+      if (batch === undefined || batch.urls.length === BATCH_LINES) batches.push((batch = { bytes, spans: [], urls: [], origins: new Set() }));
+      const url = bytes.toString('utf8', start, end);
+      batch.spans.push(start, end);
+      batch.urls.push(url);
+      const origin = originOf(url);
+      if (origin !== undefined) batch.origins.add(origin);
+    }
+    start = lf + 1;
+  }
+  return batches;
+}
+
+/** The allowed lines of a decided batch, each with a LF. */
+function allowedLines(batch: Batch, verdicts: Uint8Array): Buffer {
+  let size = 0;
+  for (let i = 0; i < verdicts.length; i++) if (verdicts[i] === 1) size += batch.spans[2 * i + 1] - batch.spans[2 * i] + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < verdicts.length; i++) {
+    if (verdicts[i] !== 1) continue;
+    at += batch.bytes.copy(out, at, batch.spans[2 * i], batch.spans[2 * i + 1]);
+    out[at++] = 0x0a;
+  }
+  return out;
+}
+
+/** Writes decided batches in input order, each as soon as it and those before it are decided. */
+class OrderedOutput {
+  /** Rejects when a batch fails (a write, mostly), so that reading stops waiting for input. */
+  readonly failed: Promise<never>;
+  readonly #fail: (error: unknown) => void;
+  readonly #pending: Promise<void>[] = [];
+  #last: Promise<void> = Promise.resolve();
+  /** The results already reported: each fetch is reported once. */
+  readonly #reported = new WeakSet<RobotsFetchResult>();
+  kept = 0;
+
+  constructor(readonly cache: RobotsCache) {
+    let fail: (error: unknown) => void = () => undefined;
+    this.failed = new Promise<never>((_, reject) => (fail = reject));
+    this.failed.catch(() => undefined);
+    this.#fail = fail;
+  }
+
+  /** Starts deciding a batch; waits while BATCHES_IN_FLIGHT batches are not written yet. */
+  async add(batch: Batch): Promise<void> {
+    // The origins' results come from the same fetches as the verdicts: get() shares them.
+    const decided = Promise.all([this.cache.checkMany(batch.urls), Promise.all([...batch.origins].map((origin) => this.cache.get(origin)))]);
+    this.#last = Promise.all([this.#last, decided]).then(([, [verdicts, results]]) => {
+      for (const r of results) this.#report(r);
+      this.kept += verdicts.reduce((n, v) => n + v, 0);
+      return write(allowedLines(batch, verdicts));
+    });
+    this.#last.catch(this.#fail);
+    this.#pending.push(this.#last);
+    while (this.#pending.length > BATCHES_IN_FLIGHT) await this.#pending.shift();
+  }
+
+  /** Waits until every batch is written. */
+  async done(): Promise<void> {
+    await this.#last;
+  }
+
+  #report(r: RobotsFetchResult): void {
+    if (this.#reported.has(r)) return;
+    this.#reported.add(r);
+    reportAccess(r);
+  }
+}
+
+/** Decides every line of the input; resolves with the number of lines too long to check. */
+async function run(cache: RobotsCache, input: ReturnType<typeof inputBlocks>): Promise<number> {
+  const output = new OrderedOutput(cache);
+  const progress = new Progress(input.size);
+  let unchecked = 0;
+  let read = 0;
+  for (let next; !(next = await Promise.race([input.blocks.next(), output.failed])).done;) {
+    const item = next.value;
+    if (!(item instanceof Uint8Array)) {
+      unchecked++;
+      warn(describeLongLine(item));
+      continue;
+    }
+    read += item.length;
+    for (const batch of batchesOf(item)) await output.add(batch);
+    progress.update(read, output.kept);
+  }
+  await output.done();
+  progress.done();
+  return unchecked;
+}
 
 /** Runs `robots-wasm filter`; resolves with the exit code. */
 export async function filter(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, concurrency: { type: 'string' },
-    timeout: { type: 'string' }, cache: { type: 'string' },
+    timeout: { type: 'string' }, cache: { type: 'string' }, checkpoint: { type: 'string' },
   });
   if (values.help) return (await write(`${FILTER_HELP}\n`), 0);
-  const agent = stringValue(values, 'agent', true)!;
+  const agent = agentValue(values);
   if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
-  const options = {
+  const options: RobotsCacheOptions = {
     agent, userAgent: stringValue(values, 'user-agent'), mode: modeOf(values),
     concurrency: integerValue(values, 'concurrency', 32), timeoutMs: integerValue(values, 'timeout', 10_000),
   };
-  const input = inputStream(positionals[0]);
-  const cacheFile = stringValue(values, 'cache');
-  let cache: RobotsCache;
-  if (cacheFile !== undefined && existsSync(cacheFile)) {
-    try {
-      cache = RobotsCache.import(JSON.parse(readFileSync(cacheFile, 'utf8')), options);
-    } catch (error) {
-      throw new UsageError(`${cacheFile} is not a robots-wasm cache: ${(error as Error).message}`);
-    }
-  } else {
-    cache = new RobotsCache(options);
-  }
-  const progress = new Progress(input.size);
-  const lines = createInterface({ input: input.stream, crlfDelay: Infinity });
-  let out = '';
-  let count = 0;
-  for await (const url of cache.filter(lines)) {
-    out += `${url}\n`;
-    if (out.length > 1 << 16) {
-      await write(out);
-      out = '';
-    }
-    progress.update(0, ++count);
-  }
-  await write(out);
-  progress.done();
-  if (cacheFile !== undefined) writeFileSync(cacheFile, JSON.stringify(cache.export()));
-  return 0;
+  const checkpointMs = integerValue(values, 'checkpoint', 60_000);
+  const empty = await asUsage(() => new RobotsCache(options));
+  const input = inputBlocks(positionals[0], BLOCK_BYTES);
+  const cachePath = stringValue(values, 'cache');
+  if (cachePath === undefined) return (await run(empty, input)) > 0 ? 1 : 0;
+  const { file, cache } = await CacheFile.open(cachePath, options);
+  const stop = file.keep(cache, checkpointMs);
+  // The cache is written even when the run fails (say, stdout is full): what was fetched is kept.
+  const outcome = await run(cache, input).then((unchecked) => ({ unchecked }), (error: unknown) => ({ error }));
+  stop();
+  const saved = await file.close(cache).then(() => true, (error: Error) => (warn(error.message), false));
+  // A reader that closed the pipe (`... | head`) ends the run: no error, unless saving failed.
+  const closed = 'error' in outcome && outcome.error instanceof OutputError && outcome.error.closed;
+  if ('error' in outcome && !closed) throw outcome.error;
+  return ('unchecked' in outcome && outcome.unchecked > 0) || !saved ? 1 : 0;
 }

@@ -1,16 +1,45 @@
-// What every command shares: usage errors, option parsing with node:util's parseArgs, loading a
-// robots.txt from a file or a URL, reading inputs, buffered output with backpressure, colour
-// and progress on a TTY.
+// What every command shares: errors and one-line messages, option parsing with node:util's
+// parseArgs, loading a robots.txt from a file or a URL, reading inputs as whole lines, output
+// with backpressure, colour and progress on a TTY, and the paths of the bundled examples.
 
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
-import { once } from 'node:events';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getSystemErrorMap, parseArgs, type ParseArgsConfig } from 'node:util';
 import { fetchRobotsTxt, type RobotsFetchResult } from '../fetch/fetch.js';
 import type { Mode } from '../robots/options.js';
 import { RobotsTxt } from '../robots-txt.js';
 
 /** A mistake on the command line: printed as one line, exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * stdout could not be written: a full disk or a device that refuses is one line and exit code
+ * 1; a reader that closed the pipe (`... | head`) is no error, the run just ends (`closed`).
+ */
+export class OutputError extends Error {
+  constructor(message: string, readonly closed = false) {
+    super(message);
+  }
+}
+
+/** A system error as words and its code ("no space left on device (ENOSPC)"), else the message. */
+export function errnoText(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  const known = typeof e?.errno === 'number' ? getSystemErrorMap().get(e.errno) : undefined;
+  if (known !== undefined) return `${known[1]} (${known[0]})`;
+  return e?.code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A message as one line, without the library's own "robots-wasm: " (the CLI prints it once). */
+export function oneLine(message: string): string {
+  return message.replace(/^robots-wasm: /, '').replace(/[\r\n]+/g, ' ');
+}
+
+/** Prints "robots-wasm: message" on stderr, one line. */
+export function warn(message: string): void {
+  process.stderr.write(`robots-wasm: ${oneLine(message)}\n`);
+}
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -39,12 +68,22 @@ export function modeOf(values: Record<string, unknown>): Mode {
   return mode;
 }
 
-/** A positive integer option, or `fallback` when absent. */
-export function integerValue(values: Record<string, unknown>, name: string, fallback: number): number {
+/** The --agent option: required and not empty (an empty token names no crawler: only * would apply). */
+export function agentValue(values: Record<string, unknown>): string {
+  const agent = stringValue(values, 'agent', true)!;
+  if (agent.trim() === '') throw new UsageError('--agent must not be empty');
+  return agent;
+}
+
+/** The most milliseconds a timer takes (2^31 - 1): Node runs a longer one at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** An integer option of 1..`max` written in decimal digits, or `fallback` when absent. */
+export function integerValue(values: Record<string, unknown>, name: string, fallback: number, max = MAX_TIMER_MS): number {
   const raw = values[name] as string | undefined;
   if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${raw}`);
+  const n = /^[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= max)) throw new UsageError(`--${name} must be an integer from 1 to ${max}, got ${raw}`);
   return n;
 }
 
@@ -64,12 +103,39 @@ export function readFile(path: string): Uint8Array {
   }
 }
 
-/** A robots.txt from a file, or fetched (with the access rules of RFC 9309) from a URL or origin. */
-export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt; fetched?: RobotsFetchResult }> {
+/** One line on what an access result means. */
+export function describeAccess(r: RobotsFetchResult): string {
+  const why = r.error ?? (r.httpStatus === undefined ? '' : `HTTP ${r.httpStatus}`);
+  if (r.status === 'ok' && r.error !== undefined) return `robots.txt unreachable (${why}): the copy fetched ${new Date(r.fetchedAt).toISOString()} stays in force`;
+  if (r.status === 'ok') return `robots.txt fetched (${why})`;
+  if (r.status === 'unavailable') return `robots.txt unavailable (${why}): everything is allowed`;
+  return `robots.txt unreachable (${why}): everything is disallowed`;
+}
+
+/** Says on stderr, naming the origin, when its robots.txt was not fetched as it should be. */
+export function reportAccess(r: RobotsFetchResult): void {
+  if (r.status !== 'ok' || r.error !== undefined) warn(`${r.origin}: ${describeAccess(r)}`);
+}
+
+/** Library misuse caused by an argument (a bad URL, an option out of range) is a UsageError. */
+export async function asUsage<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof TypeError ? new UsageError(error.message) : error;
+  }
+}
+
+/**
+ * A robots.txt from a file, or fetched (with the access rules of RFC 9309) from a URL or
+ * origin; an unreachable or unavailable one is reported on stderr.
+ */
+export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt }> {
   if (source === undefined) throw new UsageError('give a robots.txt file or URL');
   if (isUrl(source)) {
-    const fetched = await fetchRobotsTxt(source, { mode, userAgent });
-    return { robots: fetched.robots, fetched };
+    const fetched = await asUsage(() => fetchRobotsTxt(source, { mode, userAgent }));
+    reportAccess(fetched);
+    return { robots: fetched.robots };
   }
   if (!existsSync(source)) throw new UsageError(`no such file: ${source}`);
   return { robots: RobotsTxt.parse(readFile(source), { mode }) };
@@ -85,13 +151,6 @@ function inputSource(path: string | undefined): { path: string | undefined; size
   const stats = statSync(path);
   if (stats.isDirectory()) throw new UsageError(`${path} is a directory`);
   return { path, size: stats.size };
-}
-
-/** A stream of input bytes: a file, or stdin for `-` or none (refused when stdin is a terminal). */
-export function inputStream(path: string | undefined, chunkBytes = 1 << 20): { stream: NodeJS.ReadableStream; size: number | undefined } {
-  const source = inputSource(path);
-  const stream = source.path === undefined ? process.stdin : createReadStream(source.path, { highWaterMark: chunkBytes });
-  return { stream, size: source.size };
 }
 
 /** Reads up to `length` bytes into `buffer` at `offset`; 0 at the end of the input. */
@@ -116,16 +175,33 @@ function streamFill(stream: NodeJS.ReadableStream): Fill {
   };
 }
 
-/** A line longer than this is passed on in pieces rather than buffered whole. */
-const MAX_LINE_BYTES = 64 << 20;
+/**
+ * The longest input line read (not counting its line end): 8 MiB, longer than any URL a
+ * browser or server takes. A longer line is not split (its pieces would be checked as URLs of
+ * their own) nor held: it is skipped to its end and reported as one LongLine, so memory stays
+ * bounded.
+ */
+export const MAX_LINE_BYTES = 8 << 20;
+
+/** An input line longer than MAX_LINE_BYTES: where it starts in the input, and its length. */
+export interface LongLine {
+  offset: number;
+  bytes: number;
+}
+
+/** What a command says about a LongLine. */
+export function describeLongLine(line: LongLine): string {
+  return `the line at byte ${line.offset} is ${line.bytes} bytes long, more than ${MAX_LINE_BYTES}: not checked`;
+}
 
 /**
- * The input (a file, or stdin for `-` or none) as blocks of whole lines of about `blockBytes`
- * (the last may lack its line end). A file is read synchronously into one buffer that every
- * block is a view of: a block is valid until the next is asked for. Synchronous reads of a
- * file cost a third of a read stream's here, and nothing is allocated per block.
+ * The input (a file, or stdin for `-` or none) as blocks of whole lines of at most about
+ * `blockBytes` (the last may lack its line end), with a LongLine in place of each line longer
+ * than MAX_LINE_BYTES. A file is read synchronously into one buffer that every block is a view
+ * of: a block is valid until the next is asked for. Synchronous reads of a file cost a third
+ * of a read stream's here, and nothing is allocated per block.
  */
-export function inputBlocks(path: string | undefined, blockBytes: number): { blocks: AsyncGenerator<Uint8Array>; size: number | undefined } {
+export function inputBlocks(path: string | undefined, blockBytes: number): { blocks: AsyncGenerator<Uint8Array | LongLine>; size: number | undefined } {
   const source = inputSource(path);
   let fill: Fill;
   let close = () => {};
@@ -139,37 +215,75 @@ export function inputBlocks(path: string | undefined, blockBytes: number): { blo
   return { blocks: lineBlocks(fill, blockBytes, close), size: source.size };
 }
 
-async function* lineBlocks(fill: Fill, blockBytes: number, close: () => void): AsyncGenerator<Uint8Array> {
+/** The length of the line `bytes[start, end)` without a CR before its LF. */
+function lineLength(bytes: Uint8Array, start: number, end: number): number {
+  return end > start && bytes[end - 1] === 0x0d ? end - start - 1 : end - start;
+}
+
+/**
+ * Reads `blockBytes` at a time, so a line inside one read is shorter than the limit: only the
+ * line carried over from earlier reads (`held`) can be too long, and it is measured once.
+ */
+async function* lineBlocks(fill: Fill, blockBytes: number, close: () => void): AsyncGenerator<Uint8Array | LongLine> {
   let buffer = Buffer.allocUnsafeSlow(blockBytes);
-  // Bytes at the start of `buffer` that belong to a line not yet ended.
+  // Bytes at the start of `buffer` that belong to a line not yet ended; `base` is buffer[0]'s
+  // offset in the input; `long` the over-long line being skipped.
   let held = 0;
+  let base = 0;
+  let long: LongLine | undefined;
   try {
     for (;;) {
-      if (held === buffer.length) {
-        if (held >= MAX_LINE_BYTES) {
-          yield buffer.subarray(0, held);
-          held = 0;
-        } else {
-          const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
-          larger.set(buffer);
-          buffer = larger;
-        }
+      if (buffer.length - held < blockBytes) {
+        // A held line has at most MAX_LINE_BYTES + 1 bytes (with a CR), so this is the most.
+        const larger = Buffer.allocUnsafeSlow(Math.min(Math.max(buffer.length * 2, held + blockBytes), MAX_LINE_BYTES + 1 + blockBytes));
+        larger.set(buffer.subarray(0, held));
+        buffer = larger;
       }
-      const n = await fill(buffer, held, buffer.length - held);
+      const n = await fill(buffer, held, blockBytes);
+      const end = held + n;
       if (n === 0) {
-        if (held > 0) yield buffer.subarray(0, held);
+        if (long !== undefined) yield long;
+        else if (lineLength(buffer, 0, held) > MAX_LINE_BYTES) yield { offset: base, bytes: lineLength(buffer, 0, held) };
+        else if (held > 0) yield buffer.subarray(0, held);
         return;
       }
-      const filled = held + n;
-      // Only the new bytes: the held ones hold no LF, and a long line arrives in many reads.
-      const lastLf = held + buffer.subarray(held, filled).lastIndexOf(0x0a);
-      if (lastLf < held) {
-        held = filled;
-        continue;
+      let start = 0;
+      if (long !== undefined || (held > 0 && end > MAX_LINE_BYTES)) {
+        const firstLf = buffer.subarray(0, end).indexOf(0x0a, held);
+        if (long !== undefined) {
+          // Skipping: held is 0, and nothing before the next LF is kept.
+          long.bytes += firstLf < 0 ? n : firstLf;
+          if (firstLf < 0) {
+            base += n;
+            continue;
+          }
+          yield long;
+          long = undefined;
+          start = firstLf + 1;
+        } else if (firstLf >= 0 && lineLength(buffer, 0, firstLf) > MAX_LINE_BYTES) {
+          yield { offset: base, bytes: lineLength(buffer, 0, firstLf) };
+          start = firstLf + 1;
+        }
       }
-      yield buffer.subarray(0, lastLf + 1);
-      buffer.copyWithin(0, lastLf + 1, filled);
-      held = filled - lastLf - 1;
+      // Only the new bytes: the held ones hold no LF.
+      const from = Math.max(start, held);
+      const lastLf = from + buffer.subarray(from, end).lastIndexOf(0x0a);
+      if (lastLf < from) {
+        // No line ends here: [start, end) begins a line, which is too long once it has more
+        // bytes than a line and a CR.
+        if (end - start > MAX_LINE_BYTES + 1) {
+          long = { offset: base + start, bytes: end - start };
+          base += end;
+          held = 0;
+          continue;
+        }
+      } else {
+        yield buffer.subarray(start, lastLf + 1);
+        start = lastLf + 1;
+      }
+      buffer.copyWithin(0, start, end);
+      base += start;
+      held = end - start;
     }
   } finally {
     close();
@@ -190,15 +304,42 @@ export const stdoutIsFile = (() => {
   }
 })();
 
-/** Writes all of `bytes` to stdout before returning (stdoutIsFile only). */
-export function writeFileOutput(bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length;) done += writeSync(1, bytes, done, bytes.length - done);
+/** The error for a failed write to stdout. */
+function outputError(error: unknown): OutputError {
+  return new OutputError(`cannot write the output: ${errnoText(error)}`, (error as NodeJS.ErrnoException).code === 'EPIPE');
 }
 
-/** Writes to stdout and waits when the pipe is full, so output never piles up in memory. */
-export async function write(data: string | Uint8Array): Promise<void> {
-  if (data.length === 0) return;
-  if (!process.stdout.write(data)) await once(process.stdout, 'drain');
+/** Writes all of `bytes` to stdout before returning (stdoutIsFile only). */
+export function writeFileOutput(bytes: Uint8Array): void {
+  try {
+    for (let done = 0; done < bytes.length;) done += writeSync(1, bytes, done, bytes.length - done);
+  } catch (error) {
+    throw outputError(error);
+  }
+}
+
+/**
+ * Writes to stdout and resolves once the data is handed to the system, so output never piles
+ * up in memory; a failed write rejects with an OutputError.
+ */
+export function write(data: string | Uint8Array): Promise<void> {
+  if (data.length === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    process.stdout.write(data, (error) => (error ? reject(outputError(error)) : resolve()));
+  });
+}
+
+const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+/**
+ * The path of a bundled example file (they ship with the package) as a help text shows it:
+ * relative to the working directory when under it, else absolute, quoted for a shell if needed.
+ */
+export function examplePath(name: string): string {
+  const absolute = join(EXAMPLES, name);
+  const near = relative(process.cwd(), absolute);
+  const shown = near.startsWith('..') || isAbsolute(near) ? absolute : near;
+  return /^[\w./-]+$/.test(shown) ? shown : `'${shown.replaceAll("'", "'\\''")}'`;
 }
 
 const useColour = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;

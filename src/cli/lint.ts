@@ -2,8 +2,7 @@
 
 import { lintRobotsTxt } from '../robots/lint.js';
 import { fetchRobotsTxt } from '../fetch/fetch.js';
-import { colour, isUrl, modeOf, parse, readFile, UsageError, write } from './io.js';
-import { describeAccess } from './fetch.js';
+import { asUsage, colour, describeAccess, examplePath, isUrl, modeOf, parse, readFile, UsageError, write } from './io.js';
 
 /** `robots-wasm lint --help`. */
 export const LINT_HELP = `usage: robots-wasm lint <robots.txt file | URL> [--json] [--mode rfc|google]
@@ -15,7 +14,7 @@ Exit code 1 when there is an error-level diagnostic.
 
   --json            a JSON array of {line, severity, code, message}
 
-example: robots-wasm lint examples/robots.txt`;
+example: robots-wasm lint ${examplePath('robots.txt')}`;
 
 /** Runs `robots-wasm lint`; resolves with the exit code (1 when there is an error). */
 export async function lint(args: string[]): Promise<number> {
@@ -25,8 +24,8 @@ export async function lint(args: string[]): Promise<number> {
   const mode = modeOf(values);
   let bytes: Uint8Array;
   if (isUrl(positionals[0])) {
-    const fetched = await fetchRobotsTxt(positionals[0], { mode, maxBytes: 64 << 20 });
-    if (fetched.status !== 'ok') throw new UsageError(describeAccess(fetched));
+    const fetched = await asUsage(() => fetchRobotsTxt(positionals[0], { mode, maxBytes: 64 << 20 }));
+    if (fetched.status !== 'ok') throw new UsageError(`${fetched.origin}: ${describeAccess(fetched)}`);
     bytes = fetched.body!;
   } else {
     bytes = readFile(positionals[0]);

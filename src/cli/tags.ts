@@ -3,7 +3,7 @@
 
 import { readLimited } from '../fetch/fetch.js';
 import { urlControls, type UrlControls } from '../tags/controls.js';
-import { colour, isUrl, parse, readFile, stringValue, UsageError, write } from './io.js';
+import { agentValue, colour, examplePath, isUrl, parse, readFile, stringValue, UsageError, write } from './io.js';
 
 /** `robots-wasm tags --help`. */
 export const TAGS_HELP = `usage: robots-wasm tags --agent NAME [--header 'Name: value']... [--html FILE | URL]
@@ -17,7 +17,7 @@ headers and HTML are read; --header adds header lines (repeat it for several).
   --html FILE       an HTML file (or a URL to fetch)
   --json            one JSON object
 
-example: robots-wasm tags --agent ExampleBot --header 'X-Robots-Tag: noindex, nofollow' --html examples/page.html`;
+example: robots-wasm tags --agent ExampleBot --header 'X-Robots-Tag: noindex, nofollow' --html ${examplePath('page.html')}`;
 
 const MAX_HTML = 1 << 20;
 
@@ -35,7 +35,7 @@ async function fetchPage(url: string): Promise<{ headers: [string, string][]; ht
 export async function tags(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' }, header: { type: 'string', multiple: true }, html: { type: 'string' }, json: { type: 'boolean' } });
   if (values.help) return (await write(`${TAGS_HELP}\n`), 0);
-  const agent = stringValue(values, 'agent', true)!;
+  const agent = agentValue(values);
   // Header names come from the command line or a server: no prototype behind them.
   const headers: Record<string, string[]> = Object.create(null);
   const addHeader = (name: string, value: string) => (headers[name.trim().toLowerCase()] ??= []).push(value.trim());

@@ -15,6 +15,7 @@ import {
   requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
 } from './fetch.js';
 import { originOf, robotsLocation } from './origin.js';
+import { snapshotRecords, type CheckedRecord } from './snapshot.js';
 
 export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** The crawler's product token, matched against user-agent lines (`ExampleBot`). */
@@ -253,22 +254,24 @@ export class RobotsCache {
     for (const [origin, entry] of this.#entries) {
       const r = entry.result;
       if (r === undefined) continue;
-      const { robots, body, revalidated, ...fields } = r;
-      void robots, void revalidated;
       entries.push({
-        ...fields, origin, body: body === undefined ? undefined : Buffer.from(body).toString('base64'), unreachableSince: entry.unreachableSince,
+        status: r.status, origin, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects, fetchedAt: r.fetchedAt,
+        expiresAt: r.expiresAt, error: r.error, body: r.body === undefined ? undefined : Buffer.from(r.body).toString('base64'),
+        etag: r.etag, lastModified: r.lastModified, unreachableSince: entry.unreachableSince,
       });
     }
     return { version: 1, entries };
   }
 
-  /** A cache holding the entries of a snapshot from export(); expired entries refresh on first use. */
+  /**
+   * A cache holding the entries of a snapshot from export(); expired entries refresh on first
+   * use. Every field is checked first (a TypeError names the entry and the field), and no entry
+   * stays fresh longer than `ttlMs` from when it was fetched.
+   */
   static import(snapshot: RobotsCacheSnapshot, options: RobotsCacheOptions): RobotsCache {
-    if (snapshot === null || typeof snapshot !== 'object' || snapshot.version !== 1 || !Array.isArray(snapshot.entries)) {
-      throw new TypeError('robots-wasm: not a RobotsCache snapshot (version 1)');
-    }
     const cache = new RobotsCache(options);
-    for (const record of snapshot.entries) cache.#restore(record);
+    const { ttlMs, unreachableTtlMs } = cache.#options;
+    for (const checked of snapshotRecords(snapshot, { now: Date.now(), ttlMs, unreachableTtlMs })) cache.#restore(checked);
     return cache;
   }
 
@@ -282,20 +285,21 @@ export class RobotsCache {
     this.#bytes = 0;
   }
 
-  #restore(record: RobotsCacheRecord): void {
+  #restore({ record, body }: CheckedRecord): void {
     const mode = this.#options.mode;
-    const body = record.body === undefined ? undefined : new Uint8Array(Buffer.from(record.body, 'base64'));
     let robots: RobotsTxt;
-    if (record.status === 'ok') robots = RobotsTxt.parse(body ?? new Uint8Array(0), { mode, maxBytes: this.#options.maxBytes });
+    if (record.status === 'ok') robots = RobotsTxt.parse(body!, { mode, maxBytes: this.#options.maxBytes });
     else robots = RobotsTxt.parse(record.status === 'unavailable' ? '' : DISALLOW_ALL, { mode });
-    const { unreachableSince, ...fields } = record;
-    const result: RobotsFetchResult = { ...fields, robots, body, revalidated: false };
-    const origin = robotsLocation(record.origin).origin;
-    const entry = this.#entry(origin);
+    const result: RobotsFetchResult = {
+      status: record.status, robots, origin: record.origin, httpStatus: record.httpStatus, finalUrl: record.finalUrl,
+      redirects: record.redirects, fetchedAt: record.fetchedAt, expiresAt: record.expiresAt, error: record.error, body,
+      etag: record.etag, lastModified: record.lastModified, revalidated: false,
+    };
+    const entry = this.#entry(record.origin);
     entry.result = result;
     entry.lastGood = result.status === 'unreachable' ? undefined : result;
-    entry.unreachableSince = unreachableSince;
-    this.#count(origin, entry);
+    entry.unreachableSince = record.unreachableSince;
+    this.#count(record.origin, entry);
   }
 
   /**
