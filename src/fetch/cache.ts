@@ -191,12 +191,20 @@ export class RobotsCache {
       lastIndices.push(i);
     }
     const verdicts = new Uint8Array(urls.length);
-    const ready = await Promise.all([...byOrigin.keys()].map((origin) => this.#readyNow(origin)));
-    let g = 0;
-    for (const indices of byOrigin.values()) {
-      const answers = this.#matcher(ready[g++]).checkManyAsFetched(indices.map((i) => urls[i]));
-      for (let k = 0; k < indices.length; k++) verdicts[indices[k]] = answers[k];
+    // Each origin's URLs are checked as soon as its file is ready: a batch over many origins
+    // then holds no more files at once than the cache keeps and the fetches in flight, not
+    // every file of the batch until the last one arrives.
+    const pending: Promise<void>[] = [];
+    for (const [origin, indices] of byOrigin) {
+      const check = (entry: Entry) => {
+        const answers = this.#matcher(entry).checkManyAsFetched(indices.map((i) => urls[i]));
+        for (let k = 0; k < indices.length; k++) verdicts[indices[k]] = answers[k];
+      };
+      const ready = this.#readyNow(origin);
+      if (ready instanceof Promise) pending.push(ready.then(check));
+      else check(ready);
     }
+    await Promise.all(pending);
     return verdicts;
   }
 
@@ -208,8 +216,10 @@ export class RobotsCache {
   async *filter(urls: Iterable<string> | AsyncIterable<string>): AsyncGenerator<string> {
     const sync = Symbol.iterator in urls;
     const iterator = sync ? (urls as Iterable<string>)[Symbol.iterator]() : (urls as AsyncIterable<string>)[Symbol.asyncIterator]();
-    // URLs read and not yet answered; entry is a promise while the origin's file is on its way.
-    const queue: { url: string; entry: Entry | Promise<Entry> }[] = [];
+    // URLs read and not yet yielded, each with its verdict, or the promise of it while the
+    // origin's file is on its way. The verdict is taken as soon as the file is ready: an item
+    // holds no file, so reading ahead holds no more files than the fetches in flight.
+    const queue: { url: string; allowed: boolean; waiting: Promise<void> | undefined }[] = [];
     let head = 0;
     let done = false;
     for (;;) {
@@ -224,21 +234,30 @@ export class RobotsCache {
         requireString(url, 'url');
         const origin = this.#originOf(url);
         if (origin === undefined) continue;
-        const item: { url: string; entry: Entry | Promise<Entry> } = { url, entry: this.#readyNow(origin) };
-        // Failures surface where the item is awaited, in order.
-        if (item.entry instanceof Promise) item.entry.then((entry) => (item.entry = entry), () => undefined);
+        const item: { url: string; allowed: boolean; waiting: Promise<void> | undefined } = { url, allowed: false, waiting: undefined };
+        const ready = this.#readyNow(origin);
+        if (ready instanceof Promise) {
+          item.waiting = ready.then((entry) => {
+            item.allowed = this.#verdict(entry, url);
+            item.waiting = undefined;
+          });
+          // Failures surface where the item is awaited, in order.
+          item.waiting.catch(() => undefined);
+        } else {
+          item.allowed = this.#verdict(ready, url);
+        }
         queue.push(item);
-        if (!(queue[head].entry instanceof Promise)) break;
+        if (queue[head].waiting === undefined) break;
       }
       while (head < queue.length) {
         const item = queue[head];
-        if (item.entry instanceof Promise) {
+        if (item.waiting !== undefined) {
           if (!done && queue.length - head < this.#lookahead) break;
-          await item.entry;
+          await item.waiting;
           continue;
         }
         head++;
-        if (this.#verdict(item.entry, item.url)) yield item.url;
+        if (item.allowed) yield item.url;
       }
       if (done && head === queue.length) return;
       if (head > 4096 && head * 2 > queue.length) {
