@@ -11,7 +11,7 @@ export const CLASS_FETCH_PATH: u8 = 16;
 export const CLASS_FETCH_QUERY: u8 = 32;
 /** A fetch drops it where a URL's path ends: '?' (of an empty query), spaces and controls (path.ts). */
 export const CLASS_DROPPED_AT_END: u8 = 64;
-/** A fetch rewrites it in a path: tab, LF and CR (removed), '\\' (a '/'), '.' (of a dot segment). */
+/** A fetch rewrites it in a path: tab, LF and CR (removed), '\\' (a '/'). */
 export const CLASS_REWRITTEN: u8 = 128;
 
 const CLASSES = memory.data(256);
@@ -46,7 +46,7 @@ export function initClasses(): void {
     if (fetchBoth || c == 96 || c == 123 || c == 125) k |= CLASS_FETCH_PATH;
     if (fetchBoth || c == 39) k |= CLASS_FETCH_QUERY;
     if (c <= 0x20 || c == 0x3f) k |= CLASS_DROPPED_AT_END;
-    if (c == 0x09 || c == 0x0a || c == 0x0d || c == 0x5c || c == 0x2e) k |= CLASS_REWRITTEN;
+    if (c == 0x09 || c == 0x0a || c == 0x0d || c == 0x5c) k |= CLASS_REWRITTEN;
     // '\'' is special too: a query sends it as %27 (CLASS_FETCH_QUERY).
     if ((k & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24 || c == 0x27) k |= CLASS_SPECIAL;
     store<u8>(CLASSES + c, k);

@@ -112,7 +112,8 @@ export function mapPathStops(buf: usize, len: i32, request: bool, lines: bool, m
 }
 
 /** Index of the first byte of p[from, end) that stops a request path scan (see mapPathStops), or end. */
-function requestPathStop(p: usize, from: i32, end: i32): i32 {
+// @ts-ignore: decorator
+@inline function requestPathStop(p: usize, from: i32, end: i32): i32 {
   const lo = v128.load(SET_SPECIAL);
   const hi = v128.load(SET_SPECIAL + 16);
   const nibble = v128.load(NIBBLE);
@@ -266,14 +267,7 @@ function setNoPath(start: i32): void {
   } else {
     return walkStops(buf, pathAt, stop, limit, lines, mapped, slash);
   }
-  pathEnd = stop;
-  urlEnd = next;
-  // A fetch drops an empty query ("/a?") and the spaces and controls that end a URL ("/a ");
-  // the path holds its first byte at least ('/' or '?', which stop no scan).
-  if ((byteClass(load<u8>(buf + stop - 1)) & CLASS_DROPPED_AT_END) != 0 && droppedAtEnd(buf, stop, limit)) {
-    return leaveToUrlParser(buf, pathAt, stop, limit, lines, FORM_RESOLVE_PATH);
-  }
-  return slash ? FORM_SLASH : FORM_AS_IS;
+  return endPath(buf, pathAt, stop, next, limit, lines, slash ? FORM_SLASH : FORM_AS_IS);
 }
 
 /** Whether a path starts at `start`: one '/' ("//host", "/\\host" and "/\t/host" name hosts). */
@@ -285,21 +279,37 @@ function setNoPath(start: i32): void {
 }
 
 /**
- * Whether the byte before `end`, where a path ends, is one a fetch drops there: the '?' of an
- * empty query, or a space or control that ends the URL (no '#' follows).
+ * Sets the path's end (`end`, the URL's `next`) and returns `form`, unless the byte before
+ * `end` is one a fetch drops there: the '?' of an empty query, dropped here ("/a?" is "/a"),
+ * or a space or control that ends the URL, for url.ts (the path holds its first byte at least:
+ * '/' or '?', which stop no scan).
  */
-function droppedAtEnd(buf: usize, end: i32, limit: i32): bool {
-  return load<u8>(buf + end - 1) == 0x3f || end == limit || load<u8>(buf + end) != 0x23;
+// @ts-ignore: decorator
+@inline function endPath(buf: usize, pathAt: i32, end: i32, next: i32, limit: i32, lines: bool, form: i32): i32 {
+  const last = load<u8>(buf + end - 1);
+  if ((byteClass(last) & CLASS_DROPPED_AT_END) != 0) {
+    if (last == 0x3f) {
+      // Only a query's first '?' starts it: "/a?b?" has the query "b?".
+      if (findByte(buf, pathAt, end - 1, 0x3f) == end - 1) end--;
+    } else if (end == limit || load<u8>(buf + end) != 0x23) {
+      return leaveToUrlParser(buf, pathAt, end, limit, lines, FORM_RESOLVE_PATH);
+    }
+  }
+  pathEnd = end;
+  urlEnd = next;
+  return form;
 }
 
 /**
  * findRequestPath past its first stop, a byte that is not the path's end: walks the stops to
  * the path's end ('#' or the line end). Bytes that only need percent-normalising are left to
- * normalizeInto (FORM_NORMALIZE); one a fetch rewrites sends the rest to url.ts.
+ * normalizeInto (FORM_NORMALIZE), a '.' that starts no dot segment to nothing; a byte a fetch
+ * rewrites sends the rest to url.ts.
  */
 function walkStops(buf: usize, pathAt: i32, stop: i32, limit: i32, lines: bool, mapped: bool, slash: bool): i32 {
   let end = limit;
   let next = limit;
+  let normalize = false;
   while (stop < limit) {
     const s = load<u8>(buf + stop);
     if (s == 0x23) {
@@ -312,24 +322,36 @@ function walkStops(buf: usize, pathAt: i32, stop: i32, limit: i32, lines: bool, 
       next = s == 0x0a ? stop : stop + 1;
       break;
     }
-    if (fetchRewrites(buf, stop, s)) return leaveToUrlParser(buf, pathAt, stop, limit, lines, FORM_RESOLVE_PATH);
+    if (fetchRewrites(buf, stop, limit, s)) return leaveToUrlParser(buf, pathAt, stop, limit, lines, FORM_RESOLVE_PATH);
+    // A '.' after a '/' that starts no dot segment ("/.well-known") needs nothing.
+    if (s != 0x2e) normalize = true;
     stop = mapped ? nextMarked(pathStopMap, stop + 1, limit) : requestPathStop(buf, stop + 1, limit);
   }
-  if ((byteClass(load<u8>(buf + end - 1)) & CLASS_DROPPED_AT_END) != 0 && droppedAtEnd(buf, end, limit)) {
-    return leaveToUrlParser(buf, pathAt, end, limit, lines, FORM_RESOLVE_PATH);
-  }
-  pathEnd = end;
-  urlEnd = next;
-  return slash ? FORM_NORMALIZE_SLASH : FORM_NORMALIZE;
+  const form = normalize ? (slash ? FORM_NORMALIZE_SLASH : FORM_NORMALIZE) : slash ? FORM_SLASH : FORM_AS_IS;
+  return endPath(buf, pathAt, end, next, limit, lines, form);
 }
 
 /**
  * Whether the byte `c` at `at`, where the request path scan stopped, is one a fetch rewrites
- * rather than percent-encodes: a tab or newline (removed), '\\' (a '/'), a '.' (marked only
- * after a '/') or "%2e" after a '/' (a dot segment's start).
+ * rather than percent-encodes: a tab or newline (removed), '\\' (a '/'), or the start of a
+ * dot segment: a '.' (marked only after a '/') or "%2e" after a '/'.
  */
 // @ts-ignore: decorator
-@inline function fetchRewrites(buf: usize, at: i32, c: u32): bool {
+@inline function fetchRewrites(buf: usize, at: i32, limit: i32, c: u32): bool {
+  if (c == 0x2e) return startsDotSegment(buf, at, limit);
   if ((byteClass(c) & CLASS_REWRITTEN) != 0) return true;
   return c == 0x25 && load<u8>(buf + at - 1) == 0x2f && load<u8>(buf + at + 1) == 0x32 && (load<u8>(buf + at + 2) | 0x20) == 0x65;
+}
+
+/**
+ * Whether the '.' at `at`, after a '/', may start a dot segment: "." or ".." then the
+ * segment's end ('/', '\\', '?', '#', the URL's end), or a byte that may make one once a fetch
+ * reads it (a space or control, such as a tab it removes; a '%' of "%2e").
+ */
+function startsDotSegment(buf: usize, at: i32, limit: i32): bool {
+  let i = at + 1;
+  if (i < limit && load<u8>(buf + i) == 0x2e) i++;
+  if (i >= limit) return true;
+  const c = load<u8>(buf + i);
+  return c <= 0x20 || c == 0x2f || c == 0x5c || c == 0x3f || c == 0x23 || c == 0x25;
 }
