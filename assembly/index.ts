@@ -10,8 +10,10 @@ import { initClasses } from './bytes';
 import { findPath, mapPathStops, pathEnd, pathNeedsNormalization, pathNeedsSlash, pathStart, urlEnd } from './path';
 import { normalizeInto, NORMALIZE_URL_RFC } from './normalize';
 import { bestRule, mapKeyGates, verdictOf } from './match';
+export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
+import { initByteScores } from './compile';
 export { validateTable, validateWorkBytes } from './validate';
 export { utf8FromUtf16 } from './utf16';
 
@@ -22,6 +24,7 @@ export function heapBase(): usize {
   initClasses();
   initScanSets();
   initLexBytes();
+  initByteScores();
   return (__heap_base + 15) & ~15;
 }
 
@@ -192,8 +195,8 @@ export function pathOf(url: usize, len: i32, rfc: bool, dst: usize): i32 {
 }
 
 export { lexLines } from './lex';
-export { compileTable, compileTableBytes, compileWorkBytes } from './compile';
-export { nibbleTables, twoWaySearch } from './scan';
+export { compileNeed, compileTable, compileTableBytes, compileWorkBytes } from './compile';
+export { lastIndexOfSegment, nibbleTables, twoWaySearch, twoWaySearchBackward } from './scan';
 
 /** Where the next lexLines call continues, or -1 when the last line was read. */
 export function lexNext(): i32 {

@@ -96,8 +96,8 @@ describe('table images', () => {
   it('fromBytes rejects bytes that are not a table', () => {
     expect(() => Matcher.fromBytes(new Uint8Array(64))).toThrow(/bad magic/);
     const older = matcher.toBytes();
-    older[3] = 0x36; // "RWT6": the format before child entries held label lengths
-    expect(() => Matcher.fromBytes(older)).toThrow(/format version 6, this version reads 7: compile it again/);
+    older[3] = 0x37; // "RWT7": the format before every literal segment of a wildcard rule was a key
+    expect(() => Matcher.fromBytes(older)).toThrow(/format version 7, this version reads 8: compile it again/);
     expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, 40))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
   });
