@@ -310,10 +310,15 @@ function findKeysPastBudget(table: usize, filter: usize, path: usize, from: i32,
 let passesGivenUp = 0;
 /** Keyed rules placed (every segment occurred), since the module started (the same). */
 let rulesPlaced = 0;
+/** Searches for a segment needed again after its first occurrence, since then (the same). */
+let segmentSearches = 0;
 
-/** How many paths' key passes gave up (`which` 0) or keyed rules were placed (1), so far. */
+/**
+ * How many paths' key passes gave up (`which` 0), keyed rules were placed (1) or segments were
+ * searched for again (2), so far.
+ */
 export function keyFilterCount(which: i32): i32 {
-  return which == 0 ? passesGivenUp : rulesPlaced;
+  return which == 0 ? passesGivenUp : which == 1 ? rulesPlaced : segmentSearches;
 }
 
 // Lazy keys looked for in the current path: bit i stands for key FILTER_LAZY + i.
@@ -343,50 +348,66 @@ function findLazyKey(table: usize, keys: usize, j: u32, lazyIndex: u32, path: us
 }
 
 // Searches of the current path, remembered by key (a slot per key index modulo MEMO_SLOTS):
-// check serial (u64), key, from, found: the leftmost start of the key at or after any position
-// in [from, found] is found.
+// check serial (u64), key, lo, hi, found. found >= 0: the key's leftmost start at or after lo
+// is found; found < 0: no start of the key lies in [lo, hi).
 const MEMO_SLOTS = 1024;
 const MEMO_SIZE = 24;
 const MEMO = memory.data(MEMO_SLOTS * MEMO_SIZE);
 /** Numbers the paths bestKeyed places rules in, so that a memo of another path never answers. */
 let checkSerial: u64 = 0;
 
-/**
- * The leftmost start >= p of key `j` (`keyLen` bytes at `at`) in the path, given that its last
- * start is at or after p: a search from p that ends at the last start. A search is remembered,
- * so that placing the key again from a position an earlier search covered costs nothing, and a
- * search from before one covers only the bytes up to it.
- */
-function nextOccurrence(j: u32, at: usize, keyLen: i32, path: usize, p: i32, len: i32): i32 {
-  const slot = MEMO + <usize>(j & (MEMO_SLOTS - 1)) * MEMO_SIZE;
-  let end = min(len, lastAt(j) + keyLen);
-  let known = -1;
-  if (load<u64>(slot) == checkSerial && load<u32>(slot + 8) == j) {
-    const lo = load<i32>(slot + 12);
-    const found = load<i32>(slot + 16);
-    if (p >= lo && p <= found) return found;
-    if (p < lo) {
-      // Only starts before lo are new: past them, the answer is the one remembered.
-      end = min(end, lo - 1 + keyLen);
-      known = found;
-    }
-  }
-  let found = indexOfSegment(path, p, end, at, keyLen);
-  if (found < 0) found = known;
+// @ts-ignore: decorator
+@inline function remember(slot: usize, j: u32, lo: i32, hi: i32, found: i32): i32 {
   store<u64>(slot, checkSerial);
   store<u32>(slot + 8, j);
-  store<i32>(slot + 12, p);
-  store<i32>(slot + 16, found);
+  store<i32>(slot + 12, lo);
+  store<i32>(slot + 16, hi);
+  store<i32>(slot + 20, found);
   return found;
 }
 
 /**
+ * The leftmost start in [p, latest] of key `j` (`keyLen` bytes at `at`) in the path, or -1: a
+ * search of those bytes alone (latest is at most the key's last start). Searches are
+ * remembered, so that placing the key again from a position an earlier search covered costs
+ * nothing, and a search from before one covers only the bytes up to it.
+ */
+function nextOccurrence(j: u32, at: usize, keyLen: i32, path: usize, p: i32, latest: i32): i32 {
+  const slot = MEMO + <usize>(j & (MEMO_SLOTS - 1)) * MEMO_SIZE;
+  if (load<u64>(slot) == checkSerial && load<u32>(slot + 8) == j) {
+    const lo = load<i32>(slot + 12);
+    const found = load<i32>(slot + 20);
+    if (p >= lo) {
+      if (found >= 0 && p <= found) return found <= latest ? found : -1;
+      if (found < 0 && latest < load<i32>(slot + 16)) return -1;
+    } else if (found >= 0) {
+      // Only starts before lo are new: past them, the leftmost is the one remembered.
+      segmentSearches++;
+      const before = indexOfSegment(path, p, min(lo - 1, latest) + keyLen, at, keyLen);
+      if (before >= 0) return remember(slot, j, p, 0, before);
+      if (latest >= lo) return remember(slot, j, p, 0, found) <= latest ? found : -1;
+      return remember(slot, j, p, latest + 1, -1);
+    }
+  }
+  segmentSearches++;
+  const found = indexOfSegment(path, p, latest + keyLen, at, keyLen);
+  return remember(slot, j, p, found >= 0 ? 0 : latest + 1, found);
+}
+
+/** Segments whose latest starts keyedRuleMatches keeps (LATEST); a longer rule looks one ahead. */
+const MAX_BOUNDED_SEGMENTS = 256;
+const LATEST = memory.data(4 * MAX_BOUNDED_SEGMENTS);
+
+/**
  * Whether keyed rule `r`, which hangs off key `k` with entry word `w` (see the format), matches
  * the path. Every check before the placement costs O(1) per segment: its key occurs (else the
- * rule is not tried at all), the literal part starts the path, and an anchored last segment ends
- * it (its key's last start is len - its length). Greedy leftmost placement then puts a segment
- * whose first start lies at or after the current position there, in O(1); fails when its last
- * start lies before; and searches from the current position otherwise (nextOccurrence). An
+ * rule is not tried at all), the literal part starts the path, an anchored last segment ends it
+ * (its key's last start is len - its length), and each segment can start late enough for the
+ * ones after it: its latest start - the smaller of its last start and the latest start of the
+ * next one less its length - is not before its first start. Greedy leftmost placement then puts
+ * a segment whose first start lies at or after the current position there, in O(1); fails
+ * when that lies past its latest start, or the latest start before the current position; and
+ * otherwise searches from the current position to the latest start (nextOccurrence). An
  * unanchored last segment only needs a last start at or after the current position.
  */
 function keyedRuleMatches(table: usize, keys: usize, lazy: u32, k: u32, r: u32, w: u32, path: usize, from: i32, len: i32): bool {
@@ -413,16 +434,29 @@ function keyedRuleMatches(table: usize, keys: usize, lazy: u32, k: u32, r: u32, 
   if (anchored && lastAt(lastKey) != len - lastLen) return false;
   if (memory.compare(pat, path, literal) != 0) return false;
   rulesPlaced++;
+  // Latest starts, from the last segment back.
+  const bounded = count <= MAX_BOUNDED_SEGMENTS;
+  let latest = lastAt(lastKey);
+  for (let i = count - 2; i >= 0 && bounded; i--) {
+    const j = u32At(segments + (<usize>i << 2));
+    latest = min(lastAt(j), latest - <i32>load<u16>(keys + <usize>j * KEY_SIZE + KEY_LEN));
+    if (latest < firstAt(j) || latest < literal) return false;
+    store<i32>(LATEST + (<usize>i << 2), latest);
+  }
   let p = literal;
   for (let i = 0; i < count - 1; i++) {
     const j = u32At(segments + (<usize>i << 2));
     const key = keys + <usize>j * KEY_SIZE;
     const keyLen = <i32>load<u16>(key + KEY_LEN);
+    const next = u32At(segments + (<usize>(i + 1) << 2));
+    const bound = bounded ? load<i32>(LATEST + (<usize>i << 2)) : min(lastAt(j), lastAt(next) - keyLen);
     let at = firstAt(j);
     if (at < p) {
-      if (lastAt(j) < p) return false;
-      at = nextOccurrence(j, table + <usize>u32At(key + KEY_POOL_OFF), keyLen, path, p, len);
+      if (bound < p) return false;
+      at = nextOccurrence(j, table + <usize>u32At(key + KEY_POOL_OFF), keyLen, path, p, bound);
       if (at < 0) return false;
+    } else if (at > bound) {
+      return false;
     }
     p = at + keyLen;
   }

@@ -7,6 +7,7 @@ import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, randomWildcardRobots, rng } from './support/random.js';
 import { compilePatterns, kernelLastIndexOf, kernelNibbleTables, kernelTwoWay, keyFilterCounts, type PatternRule } from './support/compile.js';
 import { filterOf } from './support/table.js';
+import { ownSegments, padded, repeatedSegmentRules, sharedSegmentRules } from '../bench/adversarial.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import {
   CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF, HDR_ROOT_OFF, NODE_CHILD_AREA,
@@ -355,6 +356,48 @@ describe('every literal segment a key: rules tried only when all their segments 
     }
     expect(keyFilterCounts().passesGivenUp - before.passesGivenUp).toBe(3 * 25);
     expect(decided).toBeGreaterThan(40);
+  });
+
+  it('rules whose other segments are absent are never placed, however many share a segment (21,375 rules /*aaaaa*b<N>)', () => {
+    // Before every segment was a key, the first check tried all 21,375 rules against the path.
+    const { body, count } = sharedSegmentRules();
+    const matcher = RobotsTxt.parse(body, { maxBytes: Infinity }).matcher('Bot');
+    const own = ownSegments(count);
+    const checked = (url: string) => {
+      const before = keyFilterCounts();
+      const allowed = matcher.isAllowed(url);
+      const after = keyFilterCounts();
+      return { allowed, placed: after.rulesPlaced - before.rulesPlaced, gaveUp: after.passesGivenUp - before.passesGivenUp };
+    };
+    expect(checked(`/${'a'.repeat(2048)}`)).toEqual({ allowed: true, placed: 0, gaveUp: 0 });
+    expect(checked(`/${'a'.repeat(1 << 20)}`)).toEqual({ allowed: true, placed: 0, gaveUp: 0 });
+    // A path full of one gate pair: past its budget the pass hands over to the automata.
+    expect(checked(`/${'b1'.repeat(1 << 19)}`)).toEqual({ allowed: true, placed: 0, gaveUp: 1 });
+    // Every b<N> before aaaaa: each rule is placed once, and fails at once (its b<N> last occurs before aaaaa).
+    expect(checked(padded(`/${own}aaaaa`, 1 << 20))).toEqual({ allowed: true, placed: count, gaveUp: 1 });
+    // Every b<N> after aaaaa: the first rule placed matches, and only stronger ones are placed after it.
+    const after = checked(padded(`/aaaaa${own}`, 1 << 20));
+    expect({ allowed: after.allowed, fewPlaced: after.placed < 200 }).toEqual({ allowed: false, fewPlaced: true });
+    matcher.dispose();
+  });
+
+  it('a segment needed again is searched for only up to where the segments after it still fit (18,183 rules /*b<N>*a*b<N>*c)', () => {
+    const { body, count } = repeatedSegmentRules('c');
+    const matcher = RobotsTxt.parse(body, { maxBytes: Infinity }).matcher('Bot');
+    const own = ownSegments(count);
+    const url = `/c${own}a${'x'.repeat(300_000)}${own}`;
+    const searches = () => keyFilterCounts().searches;
+    // c occurs only before a: every rule is placed and fails by the bound of its second b<N>
+    // (the last c less its length lies before a), with no search across the 300,000 x's.
+    const before = searches();
+    expect(matcher.isAllowed(url)).toBe(true);
+    expect(searches() - before).toBe(0);
+    // With a c at the end, a rule placed finds its second b<N> after a and matches; only the
+    // few stronger rules placed after it search too.
+    expect(matcher.isAllowed(`${url}c`)).toBe(false);
+    expect(searches() - before).toBeGreaterThan(0);
+    expect(searches() - before).toBeLessThan(100);
+    matcher.dispose();
   });
 
   it('keys every literal segment; a rule hangs off the segment fewest rules hold; one-byte keys no rule hangs off are lazy', () => {

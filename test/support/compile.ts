@@ -44,10 +44,13 @@ export function kernelLastIndexOf(haystack: Uint8Array, from: number, needle: Ui
   return search(at, from, haystack.length, at + haystack.length, needle.length);
 }
 
-/** The kernel's key filter counts so far: paths whose key pass gave up, keyed rules placed. */
-export function keyFilterCounts(): { passesGivenUp: number; rulesPlaced: number } {
+/**
+ * The kernel's key filter counts so far: paths whose key pass gave up, keyed rules placed,
+ * segments searched for again after their first occurrence.
+ */
+export function keyFilterCounts(): { passesGivenUp: number; rulesPlaced: number; searches: number } {
   const k = kernel();
-  return { passesGivenUp: k.fn.keyFilterCount(0), rulesPlaced: k.fn.keyFilterCount(1) };
+  return { passesGivenUp: k.fn.keyFilterCount(0), rulesPlaced: k.fn.keyFilterCount(1), searches: k.fn.keyFilterCount(2) };
 }
 
 /** The kernel's nibble tables for a byte set: [lo, hi]. */
