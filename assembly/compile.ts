@@ -54,8 +54,9 @@
 //     only when that key occurs, and tried only when all its keys occur, matched in full
 //     (literal part included), from the first node on the walk that has keyed rules. A key is
 //     looked for only where its gate - its least common byte pair ("/filters/" -> "lt", not
-//     "/f": paths are full of '/') - occurs. One-byte keys no rule hangs off (a '/' between two
-//     segments) are "lazy": the pass does not look for them, a rule that needs one does.
+//     "/f": paths are full of '/') - occurs. Keys no rule hangs off that most paths hold (one
+//     byte, such as a '/' between two segments, or a gate with a '/': "/?") are "lazy", at most
+//     MAX_LAZY_KEYS: the pass does not look for them, a rule that needs one does.
 //     key count | keys offset | bucket bits (| FILTER_EXACT_GATES) | buckets offset | first
 //     one-byte key | first lazy key | automata offset (0: none) | gate tables: nibble tables
 //     (16 + 16 bytes each) for the first and the second gate bytes of keys of two or more bytes
@@ -70,7 +71,7 @@
 //     run), by bucket, within a bucket by gate offset and then in byte order (a run: keys with
 //     one gate offset, all anchored at the same path position for a given candidate, so a
 //     scan can skip by shared prefix), then the one-byte keys the pass looks for in byte order
-//     (a scan finds one by binary search), then the lazy ones in byte order | each key's
+//     (a scan finds one by binary search), then the lazy keys in byte order | each key's
 //     rules, ascending strength: strength number, and literal length << 2 | KEY_RULE_ANCHORED
 //     when the key is the rule's one segment, else the offset of its segment record |
 //     KEY_RULE_RECORD | segment records: literal length << 1 | anchored, segment count, the
@@ -102,7 +103,7 @@ import {
   HDR_FILTER_OFF, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT,
   HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, KEY_GATE, KEY_GATE_PAIR, KEY_LEN, KEY_POOL_OFF, KEY_RULE_ANCHORED,
   KEY_RULE_COUNT, KEY_RULE_RECORD, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULE_WORD, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE,
-  KIND_ALLOW_BIT, KIND_DERIVED_BIT, MAX_FILTER_KEYS, MAX_KEY_LEN, NO_KEY, NO_RULE, NODE_CHILD_AREA, NODE_DENSE,
+  KIND_ALLOW_BIT, KIND_DERIVED_BIT, MAX_FILTER_KEYS, MAX_KEY_LEN, MAX_LAZY_KEYS, NO_KEY, NO_RULE, NODE_CHILD_AREA, NODE_DENSE,
   NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
   RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START, RULE_LINE, RULE_PAT_END, RULE_SIZE,
   SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, TABLE_MAGIC, WILD_SIZE, WILD_STRENGTH,
@@ -665,54 +666,88 @@ let pairB: u32 = NO_PAIR; // two are compared exactly (FILTER_EXACT_GATES)
 let distinctPairs = 0;
 let bucketWork: u32 = 0; // the most key work one candidate can cost the pass (match.ts, findKeys)
 
-/** A key the pass does not look for: one byte that no rule hangs off. */
+let keyLazy: usize = 0; // per key: 1 when the pass does not look for it
+
+/** A key the pass does not look for (see chooseLazyKeys). */
 // @ts-ignore: decorator
 @inline function isLazy(key: u32): bool {
-  return keyLength(key) == 1 && get(keyHomes, key) == 0;
+  return get(keyLazy, key) != 0;
 }
 
 /**
- * The filter's order of keys: keys of two or more bytes by the bucket of their gate pair, then
- * the one-byte keys the pass looks for, then the lazy ones; each key's gate, and the work the
- * heaviest bucket can cost the pass at one candidate.
+ * Gate score (two byteScores) from which a key that no rule hangs off is lazy: each of its byte
+ * pairs holds a '/', so the pass would stop at most '/'s of most paths for it ("/?").
+ */
+const LAZY_GATE_SCORE = 12;
+
+/**
+ * Marks the lazy keys: keys no rule hangs off that most paths hold, which the pass leaves to the
+ * rules that need them - one-byte keys, then keys whose gate is as common as a '/' - at most
+ * MAX_LAZY_KEYS, so that a path looks for at most that many on its own.
+ */
+function chooseLazyKeys(): void {
+  keyLazy = take(<usize>keyCount << 2);
+  let lazy = 0;
+  for (let round = 0; round < 2; round++) {
+    for (let i: u32 = 0; i < <u32>keyCount; i++) {
+      if (round == 0) set(keyLazy, i, 0);
+      if (get(keyHomes, i) != 0 || lazy == MAX_LAZY_KEYS || isLazy(i)) continue;
+      const pair = get(pairOf, i);
+      const common = round == 0
+        ? keyLength(i) == 1
+        : keyLength(i) >= 2 && <i32>load<u8>(BYTE_SCORES + (pair >> 8)) + <i32>load<u8>(BYTE_SCORES + (pair & 0xff)) >= LAZY_GATE_SCORE;
+      if (!common) continue;
+      set(keyLazy, i, 1);
+      lazy++;
+    }
+  }
+}
+
+/**
+ * The filter's order of keys: keys of two or more bytes the pass looks for, by the bucket of
+ * their gate pair, then the one-byte keys it looks for, then the lazy ones; each key's gate, and
+ * the work the heaviest bucket can cost the pass at one candidate.
  */
 function orderKeys(): void {
   gateOf = take(<usize>keyCount << 2);
   pairOf = take(<usize>keyCount << 2);
   keyOrder = take(<usize>keyCount << 3);
   rank = take(<usize>keyCount << 2);
+  for (let i: u32 = 0; i < <u32>keyCount; i++) {
+    const key = keyBytes(i);
+    const len = <i32>keyLength(i);
+    const gate = gateOffset(key, len);
+    set(gateOf, i, gate);
+    set(pairOf, i, len >= 2 ? ((<u32>load<u8>(key + gate) << 8) | load<u8>(key + gate + 1)) : load<u8>(key));
+  }
+  chooseLazyKeys();
   multiKeys = 0;
   passKeys = 0;
   for (let i: u32 = 0; i < <u32>keyCount; i++) {
+    if (isLazy(i)) continue;
+    passKeys++;
     if (keyLength(i) >= 2) multiKeys++;
-    else if (get(keyHomes, i) != 0) passKeys++;
   }
-  passKeys += multiKeys;
   bucketBits = FILTER_MIN_BUCKET_BITS;
   while (bucketBits < 16 && (1 << bucketBits) < multiKeys * 4) bucketBits++;
   pairA = NO_PAIR;
   pairB = NO_PAIR;
   distinctPairs = 0;
   for (let i: u32 = 0; i < <u32>keyCount; i++) {
-    const key = keyBytes(i);
-    const len = <i32>keyLength(i);
-    const gate = gateOffset(key, len);
-    const pair: u32 = len >= 2 ? ((<u32>load<u8>(key + gate) << 8) | load<u8>(key + gate + 1)) : load<u8>(key);
-    set(gateOf, i, gate);
-    set(pairOf, i, pair);
+    const pair = get(pairOf, i);
     let bucket: u32 = 0;
-    let kind = CLASS_MULTI;
-    if (len >= 2) {
+    let kind = isLazy(i) ? CLASS_LAZY : CLASS_SINGLE;
+    if (kind != CLASS_LAZY && keyLength(i) >= 2) {
+      kind = CLASS_MULTI;
       bucket = (pair * GATE_HASH) >>> (32 - bucketBits);
       if (pair != pairA && pair != pairB) {
         distinctPairs++;
         if (pairA == NO_PAIR) pairA = pair;
         else if (pairB == NO_PAIR) pairB = pair;
       }
-    } else {
-      kind = get(keyHomes, i) == 0 ? CLASS_LAZY : CLASS_SINGLE;
     }
     // Within a bucket, keys with the same gate offset (a run) stay in byte order (i is).
+    const gate = get(gateOf, i);
     const gateBits: u64 = <u64>(gate < GATE_SORT_MAX ? gate : GATE_SORT_MAX);
     setItem(keyOrder, i, (kind << ORDER_CLASS_SHIFT) | (<u64>bucket << ORDER_BUCKET_SHIFT) | (gateBits << ORDER_GATE_SHIFT) | <u64>i);
   }
@@ -808,11 +843,11 @@ function writeFilter(out: usize, filterOffset: i32, poolOffset: i32, poolOut: us
     let shared: u32 = 0;
     const previous = j > 0 ? item(keyOrder, j - 1) : 0;
     const before = <u32>(previous & ORDER_INDEX_MASK);
-    if (j > 0 && len >= 2 && previous >> ORDER_GATE_SHIFT == sortKey >> ORDER_GATE_SHIFT && get(gateOf, before) == gate) {
+    if (j > 0 && j < multiKeys && previous >> ORDER_GATE_SHIFT == sortKey >> ORDER_GATE_SHIFT && get(gateOf, before) == gate) {
       shared = <u32>commonPrefix(keyBytes(before), keyBytes(i), min(<i32>keyLength(before), <i32>len));
     }
     store<u16>(key + KEY_SHARED, shared);
-    if (len >= 2) {
+    if (j < multiKeys) {
       addToRows(gate1, pair >> 8);
       addToRows(gate2, pair & 0xff);
     } else if (j < passKeys) {

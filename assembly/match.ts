@@ -325,9 +325,9 @@ export function keyFilterCount(which: i32): i32 {
 const LAZY_DONE = memory.data(MAX_LAZY_KEYS / 8);
 
 /**
- * Whether key `j` occurs in path[from, len) (see occurrences.ts). A lazy key (one byte no rule
- * hangs off, such as '/') is looked for on its first use in a path, from both ends: at most
- * MAX_LAZY_KEYS such scans per path.
+ * Whether key `j` occurs in path[from, len) (see occurrences.ts). A lazy key (one no rule hangs
+ * off that most paths hold, such as '/') is looked for on its first use in a path, from both
+ * ends: at most MAX_LAZY_KEYS such searches per path.
  */
 // @ts-ignore: decorator
 @inline function keyOccurs(table: usize, keys: usize, lazy: u32, j: u32, path: usize, from: i32, len: i32): bool {
@@ -340,11 +340,20 @@ function findLazyKey(table: usize, keys: usize, j: u32, lazyIndex: u32, path: us
   const bit = <u64>1 << <u64>(lazyIndex & 63);
   if ((load<u64>(done) & bit) != 0) return;
   store<u64>(done, load<u64>(done) | bit);
-  const c = load<u8>(table + <usize>u32At(keys + <usize>j * KEY_SIZE + KEY_POOL_OFF));
-  const first = findByte(path, from, len, c);
-  if (first == len) return;
+  const key = keys + <usize>j * KEY_SIZE;
+  const at = table + <usize>u32At(key + KEY_POOL_OFF);
+  const keyLen = <i32>load<u16>(key + KEY_LEN);
+  if (keyLen == 1) {
+    const first = findByte(path, from, len, load<u8>(at));
+    if (first == len) return;
+    markFirst(j, first);
+    setLast(j, findLastByte(path, first, len, load<u8>(at)));
+    return;
+  }
+  const first = indexOfSegment(path, from, len, at, keyLen);
+  if (first < 0) return;
   markFirst(j, first);
-  setLast(j, findLastByte(path, first, len, c));
+  setLast(j, lastIndexOfSegment(path, first, len, at, keyLen));
 }
 
 // Searches of the current path, remembered by key (a slot per key index modulo MEMO_SLOTS):

@@ -272,7 +272,7 @@ function expectVerdictOfRulesThatMayMatch(matcher: Matcher, rules: readonly Patt
 describe('every literal segment a key: rules tried only when all their segments occur', () => {
   // Segments shared between rules, repeated within one, '$' anchors, literal parts, and paths
   // that hold the segments in any order, twice, or not at all.
-  const POOL = ['ab', 'b', 'abc', 'ca', 'a', '.x', 'x=', '?', '/', 'bb', 'q!~', '!~', 'aab'];
+  const POOL = ['ab', 'b', 'abc', 'ca', 'a', '.x', 'x=', '?', '/', 'bb', 'q!~', '!~', 'aab', '/?', 'a/'];
 
   function randomWildcardRule(next: () => number, id: number): PatternRule {
     const literal = ['/', '/a', '/ab/', '', '/x'][Math.floor(next() * 5)];
@@ -407,13 +407,15 @@ describe('every literal segment a key: rules tried only when all their segments 
       { line: 3, allow: false, pattern: '/x*aaaaa*/*aaaaa' },
       { line: 4, allow: true, pattern: '/*?*q' },
       { line: 5, allow: false, pattern: '/*.pdf$' },
+      { line: 6, allow: false, pattern: '/*/?*wxyz' },
     ];
     const matcher = compilePatterns(rules);
     const filter = filterOf(matcher.toBytes())!;
-    expect([...filter.keys].sort()).toEqual(['.pdf', '/', '?', 'aaaaa', 'b1', 'b2', 'q'].sort());
-    // '/' and 'q' hang no rule: the pass does not look for them ('?' is rule 4's key, the
-    // first of two equally held one-byte segments).
-    expect(filter.keys.slice(filter.lazy).sort()).toEqual(['/', 'q']);
+    expect([...filter.keys].sort()).toEqual(['.pdf', '/', '/?', '?', 'aaaaa', 'b1', 'b2', 'q', 'wxyz'].sort());
+    // '/', 'q' and "/?" hang no rule, and most paths hold them (the only pair of "/?" holds a
+    // '/'): the pass does not look for them ('?' is rule 4's key, the first of two equally
+    // held one-byte segments).
+    expect(filter.keys.slice(filter.lazy).sort()).toEqual(['/', '/?', 'q']);
     expect(filter.keys.slice(filter.singles, filter.lazy)).toEqual(['?']);
     const byLine = (line: number) => filter.rules.find((r) => matcher.rule(r.rule).line === line)!;
     expect(byLine(1)).toMatchObject({ home: 'b1', segments: ['aaaaa', 'b1'], literal: 1, anchored: false });
@@ -422,7 +424,9 @@ describe('every literal segment a key: rules tried only when all their segments 
     expect(byLine(3)).toMatchObject({ home: 'aaaaa', segments: ['aaaaa', '/', 'aaaaa'], literal: 2 });
     expect(byLine(4)).toMatchObject({ home: '?', segments: ['?', 'q'] });
     expect(byLine(5)).toMatchObject({ home: '.pdf', segments: ['.pdf'], anchored: true });
-    for (const path of ['/aaaaab1', '/b1aaaaa', '/aaaaab2', '/aaaaab2x', '/xaaaaa/aaaaa', '/xaaaaa/', '/?q', '/q?', '/a.pdf', '/a.pdfx']) expectBruteForceVerdict(matcher, rules, path);
+    expect(byLine(6)).toMatchObject({ home: 'wxyz', segments: ['/?', 'wxyz'] });
+    const paths = ['/aaaaab1', '/b1aaaaa', '/aaaaab2', '/aaaaab2x', '/xaaaaa/aaaaa', '/xaaaaa/', '/?q', '/q?', '/a.pdf', '/a.pdfx', '/a/?wxyz', '/a?/wxyz', '/wxyz/?', '/?/?wxyz'];
+    for (const path of paths) expectBruteForceVerdict(matcher, rules, path);
     matcher.dispose();
   });
 });

@@ -68,8 +68,8 @@ export const FILTER_BUCKET_BITS_MASK = 0xff;
 export const FILTER_EXACT_GATES = 0x100;
 export const FILTER_BUCKETS_OFF = 12; // bucket b's keys are keys[buckets[b], buckets[b + 1])
 export const FILTER_SINGLES = 16; // one-byte keys the pass looks for are keys[FILTER_SINGLES, FILTER_LAZY)
-// One-byte keys no rule hangs off are keys[FILTER_LAZY, key count): looked for only when a rule
-// needs them (most are bytes every path holds, such as '/').
+// Keys no rule hangs off that most paths hold (one byte, such as '/', or a gate pair with a '/')
+// are keys[FILTER_LAZY, key count): looked for only when a rule needs them.
 export const FILTER_LAZY = 20;
 // The automata that find the keys when the pass gives up (assembly/automaton.ts), 0: none.
 export const FILTER_AUTOMATA = 24;
@@ -83,7 +83,7 @@ export const FILTER_SINGLE_LO = 92;
 export const FILTER_SINGLE_HI = 108;
 export const FILTER_SINGLES_SIZE = 32;
 export const FILTER_MIN_BUCKET_BITS = 1;
-/** Most lazy keys: one per ASCII byte (patterns are ASCII once normalised). */
+/** Most lazy keys: each costs a path that needs it a search from each end. */
 export const MAX_LAZY_KEYS = 128;
 export const KEY_POOL_OFF = 0;
 export const KEY_RULES_OFF = 4; // the rules that hang off the key: KEY_RULE_SIZE each, ascending strength
