@@ -81,13 +81,12 @@
 //     them (layout in automaton.ts)
 //
 // Cost per path: one walk down the trie (bounded by the path length, independent of the
-// number of literal rules), plus, when the walk reaches wildcard rules, one key pass (linear:
-// see match.ts, findKeys) and the rules that hang off the keys that occur, in strength order
-// and only while they could still beat the best match found. A rule visited costs O(1) per
-// segment until every segment is known to occur and the literal part and the anchor to agree;
-// then placing a segment costs O(1) when its first occurrence lies at or after the current
-// position, or its last one before it, and a search only when it must be found again after its
-// first occurrence (see match.ts, keyedRuleMatches).
+// number of literal rules), plus, when the walk reaches wildcard rules, one key pass (linear)
+// and the rules that hang off the keys that occur, in strength order and only while they could
+// still beat the best match found. A rule visited costs O(1) per segment until every segment
+// is known to occur and the literal part and the anchor to agree; placing a segment then costs
+// O(1), or a search only when it must be found again after its first occurrence. The bound is
+// stated in full at the top of match.ts.
 //
 // The compiler works in an arena the caller provides (compileWorkBytes() bytes, or more when
 // it asks) and writes the table at `out` (compileTableBytes() bytes, or more when it asks); it

@@ -1,7 +1,28 @@
 // The matching kernel: one walk of the compiled radix trie per path (literal rules), plus the
-// wildcard rules hanging off the trie nodes the walk passes. Rules are numbered by strength
-// (longest pattern first, allow before disallow, then file order), so "the best match" is
-// simply the smallest number seen. The table layout is documented in assembly/compile.ts.
+// wildcard rules hanging off the trie nodes the walk passes or off the key filter's keys.
+// Rules are numbered by strength (longest pattern first, allow before disallow, then file
+// order), so "the best match" is simply the smallest number seen. The table layout is
+// documented in assembly/compile.ts.
+//
+// The work of one check of an n-byte path, whatever the rules (README, Limits, "time per
+// check"; the counts keyFilterCount reports are what test/differential.test.ts holds it to):
+//   - the walk: O(n);
+//   - the key pass (findKeys): at most FILTER_WORK_PER_BYTE steps per byte plus
+//     FILTER_WORK_SLACK, then a forward and a backward automaton pass, O(n) each, or, in a
+//     filter of at most AUTOMATA_MIN_KEYS keys, a linear search for each key from either end;
+//     and at most MAX_LAZY_KEYS lazy keys searched for, from either end, when a rule needs one;
+//   - per keyed rule hanging off a key the path holds, in strength order while it could beat
+//     the best match: O(its segments) to find that one is absent (it is then not placed), its
+//     literal part does not start the path, an anchored last segment does not end it, or a
+//     segment cannot start late enough for the ones after it; none of this grows with the
+//     number of rules that share a key;
+//   - per rule placed: O(1) per segment, but for a segment needed again after its first
+//     occurrence, a search from the previous segment's end to the latest start the later
+//     segments leave room for - O(n) at worst, nothing when an earlier search of the same
+//     segment covered it. This is the one term that can reach (rules placed) x n: every
+//     placed rule searching a long stretch of the path that lacks its segment;
+//   - per unkeyed wildcard rule whose literal part the walk reaches (a table with one
+//     wildcard rule, or a segment longer than MAX_KEY_LEN): one greedy match, O(n + pattern).
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
@@ -156,7 +177,7 @@ function rootIsKeyed(table: usize): bool {
  * FILTER_WORK_PER_BYTE per byte of the path plus FILTER_WORK_SLACK. Keys whose gate pair is
  * everywhere in a long path ("aaaa…" for a key "aa…e…aa"), or many keys with one gate pair,
  * could cost more; past the budget the pass starts over by the filter's automata, or by a search
- * for each key (findKeysPastBudget), both linear in the path.
+ * for each key (findKeysPastBudget): linear in the path, the searches once per key.
  */
 // Inlined into its one caller, bestKeyed: the call cost about 20 instructions per path
 // (scripts/wasm-instructions.mjs, bcg).

@@ -1,9 +1,11 @@
 // Checks a table image before Matcher.fromBytes uses it. An image may come from storage or
-// another process, so a damaged one must be refused, not walked: every offset, length and
-// rule number the matcher (match.ts, index.ts) follows is checked to stay inside the image;
-// the nodes form a tree whose every child lies after its parent, so a walk always ends; and
-// a node's wildcard rules are at least as long as its depth, where the matcher starts on
-// their tails. The format is described in compile.ts.
+// another process, so a damaged one must be refused, not walked: every offset, length, rule
+// number and key index the matcher (match.ts, automaton.ts, index.ts) follows is checked to
+// stay inside the image; the nodes form a tree whose every child lies after its parent, so a
+// walk always ends; a node's wildcard rules are at least as long as its depth, where the
+// matcher starts on their tails; and an automaton's failure links and outputs lead to
+// shallower nodes, so that its passes end and stay linear. The format is described in
+// compile.ts.
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKET_BITS_MASK, FILTER_BUCKETS_OFF, FILTER_EXACT_GATES, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
