@@ -90,6 +90,16 @@ export function repeatedSegmentRules(last: string): { body: string; count: numbe
   return rulesUntil((i) => `/*b${i}*a*b${i}*${last}`);
 }
 
+/**
+ * A path of `bytes` bytes for repeatedSegmentRules: the segments `own` (b0b1...), an "a", x's and
+ * `own` again, with `last` first ('c': before the first b<N>) or right before the second `own`
+ * ('d': between a and every second b<N>).
+ */
+export function repeatedSegmentPath(own: string, last: 'c' | 'd', bytes: number): string {
+  const tail = last === 'c' ? own : `d${own}`;
+  return padded(last === 'c' ? `/c${own}a` : `/${own}a`, bytes - tail.length) + tail;
+}
+
 /** `path` padded with `fill` to `bytes` bytes. */
 export function padded(path: string, bytes: number, fill = 'x'): string {
   return path + fill.repeat(Math.max(0, bytes - path.length));
@@ -145,9 +155,9 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     { name: 'the same, 1 MB: aaaaa then every b<N>', body: shared.body, urls: [padded(`/aaaaa${own}`, MiB)] },
     { name: 'the same, 1 MB: every b<N> then aaaaa (wrong order)', body: shared.body, urls: [padded(`/${own}aaaaa`, MiB)] },
     { name: 'the same, 1 MB of b1b1... (the key pass gives up)', body: shared.body, urls: [`/${'b1'.repeat(MiB / 2)}`] },
-    { name: `${repeated.count.toLocaleString('en')} rules /*b<N>*a*b<N>*c, 1 MB: c, every b<N>, a, every b<N>`, body: repeated.body, urls: [padded(`/c${ownTwice}a`, MiB - ownTwice.length) + ownTwice] },
-    { name: `${between.count.toLocaleString('en')} rules /*b<N>*a*b<N>*d, 2 KB: every b<N> twice, a and d between`, body: between.body, urls: [`/${ownTwice.slice(0, 600)}a${'x'.repeat(800)}d${ownTwice.slice(0, 600)}`] },
-    { name: 'the same, 1 MB (the search left: each b<N> between a and d)', body: between.body, urls: [padded(`/${ownTwice}a`, MiB - ownTwice.length - 1) + `d${ownTwice}`] },
+    { name: `${repeated.count.toLocaleString('en')} rules /*b<N>*a*b<N>*c, 1 MB: c, every b<N>, a, every b<N>`, body: repeated.body, urls: [repeatedSegmentPath(ownTwice, 'c', MiB)] },
+    { name: `${between.count.toLocaleString('en')} rules /*b<N>*a*b<N>*d, 2 KB: every b<N> twice, a and d between`, body: between.body, urls: [repeatedSegmentPath(ownTwice.slice(0, 600), 'd', 2048)] },
+    { name: 'the same, 1 MB (the search left: each b<N> between a and d)', body: between.body, urls: [repeatedSegmentPath(ownTwice, 'd', MiB)] },
     { name: '100,000 rules in one group', body: manyRules(), urls: typical },
     { name: '100,000 groups', body: manyGroups(), urls: typical },
     { name: 'one 10 MB line', body: longLine(), urls: [...typical, `/${'x'.repeat(10 << 20)}`] },
