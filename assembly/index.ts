@@ -14,9 +14,11 @@ import {
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
 import { bestRule, mapKeyGates, verdictOf } from './match';
+export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
 import { initChecksumTables } from './checksum';
+import { initByteScores } from './compile';
 export { validateTable, validateWorkBytes } from './validate';
 export { tableChecksum } from './checksum';
 export { utf8FromUtf16 } from './utf16';
@@ -29,6 +31,7 @@ export function heapBase(): usize {
   initScanSets();
   initLexBytes();
   initChecksumTables();
+  initByteScores();
   return (__heap_base + 15) & ~15;
 }
 
@@ -253,8 +256,8 @@ export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
 }
 
 export { lexLines } from './lex';
-export { compileTable, compileTableBytes, compileWorkBytes } from './compile';
-export { nibbleTables, twoWaySearch } from './scan';
+export { compileNeed, compileTable, compileTableBytes, compileWorkBytes } from './compile';
+export { lastIndexOfSegment, nibbleTables, twoWaySearch, twoWaySearchBackward } from './scan';
 
 /** Where the next lexLines call continues, or -1 when the last line was read. */
 export function lexNext(): i32 {

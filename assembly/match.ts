@@ -1,23 +1,45 @@
 // The matching kernel: one walk of the compiled radix trie per path (literal rules), plus the
-// wildcard rules hanging off the trie nodes the walk passes. Rules are numbered by strength
-// (longest pattern first, allow before disallow, then file order), so "the best match" is
-// simply the smallest number seen. The table layout is documented in assembly/compile.ts.
+// wildcard rules hanging off the trie nodes the walk passes or off the key filter's keys.
+// Rules are numbered by strength (longest pattern first, allow before disallow, then file
+// order), so "the best match" is simply the smallest number seen. The table layout is
+// documented in assembly/compile.ts.
+//
+// The work of one check of an n-byte path, whatever the rules (README, Limits, "time per
+// check"; the counts keyFilterCount reports are what test/differential.test.ts holds it to):
+//   - the walk: O(n);
+//   - the key pass (findKeys): at most FILTER_WORK_PER_BYTE steps per byte plus
+//     FILTER_WORK_SLACK, then a forward and a backward automaton pass, O(n) each, or, in a
+//     filter of at most AUTOMATA_MIN_KEYS keys, a linear search for each key from either end;
+//     and at most MAX_LAZY_KEYS lazy keys searched for, from either end, when a rule needs one;
+//   - per keyed rule hanging off a key the path holds, in strength order while it could beat
+//     the best match: O(its segments) to find that one is absent (it is then not placed), its
+//     literal part does not start the path, an anchored last segment does not end it, or a
+//     segment cannot start late enough for the ones after it; none of this grows with the
+//     number of rules that share a key;
+//   - per rule placed: O(1) per segment, but for a segment needed again after its first
+//     occurrence, a search from the previous segment's end to the latest start the later
+//     segments leave room for - O(n) at worst, nothing when an earlier search of the same
+//     segment covered it. This is the one term that can reach (rules placed) x n: every
+//     placed rule searching a long stretch of the path that lacks its segment;
+//   - per unkeyed wildcard rule whose literal part the walk reaches (a table with one
+//     wildcard rule, or a segment longer than MAX_KEY_LEN): one greedy match, O(n + pattern).
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
   FILTER_BUCKET_BITS_MASK, FILTER_EXACT_GATES, FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_OFF, HDR_ROOT_OFF,
-  HDR_RULES_OFF, KEY_GATE, KEY_LEN, KEY_RULE_COUNT, KEY_RULE_LITERAL, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
-  KEY_SHARED, KIND_ALLOW_BIT, NODE_KEYED_BIT, KEY_POOL_OFF, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, CHILD_LABEL_LONG,
+  HDR_RULES_OFF, KEY_GATE, KEY_LEN, KEY_RULE_COUNT, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
+  KEY_SHARED, KIND_ALLOW_BIT, NODE_KEYED_BIT, KEY_POOL_OFF, KEY_SIZE, NO_RULE, CHILD_LABEL_LONG,
   CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX,
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
+  FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
+  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL,
 } from '../src/compile/layout';
-import { findByte, indexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
+import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
 import { childAreaBytes, childEntry } from './node';
+import { findByAutomata } from './automaton';
+import { clearOccurrences, firstAt, hasOccurred, lastAt, markFirst, markOccurrence, occurredWord, setLast } from './occurrences';
 import { bytesEqual, commonPrefix } from './bytes';
-
-// Which filter keys occur in the current path: one bit per key (u32 words), filled by findKeys().
-const OCCURRED = memory.data(MAX_FILTER_KEYS / 8);
 
 // @ts-ignore: decorator
 @inline function u32At(p: usize): u32 {
@@ -55,29 +77,6 @@ export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: us
 
 const RUN_UNKNOWN = -1;
 const RUN_PAST = -2;
-
-/**
- * Work findKeys may spend on a path (keys visited, and 8-byte steps of key comparisons),
- * beyond FILTER_WORK_PER_BYTE per byte of the path. Keys whose gate pair is everywhere in a
- * long path ("aaaa…" for a key "aa…e…aa") would make the filter quadratic; past the budget
- * every key counts as occurring, and each rule is matched in linear time instead.
- */
-const FILTER_WORK_SLACK = 4096;
-const FILTER_WORK_PER_BYTE = 8;
-
-// @ts-ignore: decorator
-@inline function markKey(k: i32): void {
-  const word = OCCURRED + (<usize>(k >>> 5) << 2);
-  store<u32>(word, load<u32>(word) | (<u32>1 << (k & 31)));
-}
-
-/** Marks keys [0, keyCount) in OCCURRED. */
-function markAllKeys(keyCount: i32): void {
-  for (let w = 0; w < keyCount; w += 32) {
-    const left = keyCount - w;
-    store<u32>(OCCURRED + (<usize>w >>> 3), left >= 32 ? 0xffffffff : (<u32>1 << <u32>left) - 1);
-  }
-}
 
 /**
  * Bit i set when byte i of `v` is in the first gate set and byte i of `next` (the bytes of `v`
@@ -129,7 +128,7 @@ export function mapKeyGates(table: usize, buf: usize, len: i32, map: usize): voi
   keyGateMap = map;
   // The one-byte key tables are there only when the filter has one-byte keys; a loop for
   // each case (the constant folds away in each).
-  if (u32At(filter + FILTER_SINGLES) < u32At(filter + FILTER_KEY_COUNT)) markGates(filter, buf, len, map, true);
+  if (u32At(filter + FILTER_SINGLES) < u32At(filter + FILTER_LAZY)) markGates(filter, buf, len, map, true);
   else markGates(filter, buf, len, map, false);
 }
 
@@ -167,24 +166,32 @@ function rootIsKeyed(table: usize): bool {
 }
 
 /**
- * Marks in OCCURRED every filter key that occurs in path[from, len). Candidates are the
+ * Marks every filter key the pass looks for (all but the lazy ones) that occurs in
+ * path[from, len), with its first and last start (occurrences.ts). Candidates are the
  * positions where a key's gate (its least common byte pair, or a one-byte key) may occur,
  * found 32 bytes at a time; a candidate's pair picks a hash bucket of keys, and only those are
- * compared, from the gate's offset back. Returns whether it marked any key.
+ * compared, from the gate's offset back. A key's occurrences are found in order of position.
+ * Returns whether it marked any key.
+ *
+ * The work is bounded: a step per key of a bucket visited and per 8 bytes compared, at most
+ * FILTER_WORK_PER_BYTE per byte of the path plus FILTER_WORK_SLACK. Keys whose gate pair is
+ * everywhere in a long path ("aaaa…" for a key "aa…e…aa"), or many keys with one gate pair,
+ * could cost more; past the budget the pass starts over by the filter's automata, or by a search
+ * for each key (findKeysPastBudget): linear in the path, the searches once per key.
  */
 // Inlined into its one caller, bestKeyed: the call cost about 20 instructions per path
 // (scripts/wasm-instructions.mjs, bcg).
 // @ts-ignore: decorator
 @inline function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): bool {
   const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
-  // A store per 64 keys: memory.fill is a call out of the module, and most filters have few keys.
-  for (let w = 0; w < keyCount; w += 64) store<u64>(OCCURRED + (<usize>w >>> 3), 0);
+  clearOccurrences(keyCount);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
   const buckets = table + <usize>u32At(filter + FILTER_BUCKETS_OFF);
   const bucketWord = u32At(filter + FILTER_BUCKET_BITS);
   const shift = 32 - (bucketWord & FILTER_BUCKET_BITS_MASK);
   const exact = (bucketWord & FILTER_EXACT_GATES) != 0;
   const singles = <i32>u32At(filter + FILTER_SINGLES);
+  const lazy = <i32>u32At(filter + FILTER_LAZY);
   const budget = (len - from) * FILTER_WORK_PER_BYTE + FILTER_WORK_SLACK;
   let work = 0;
   let found = false;
@@ -192,8 +199,8 @@ function rootIsKeyed(table: usize): bool {
   const gate1Hi = v128.load(filter + FILTER_GATE1_HI);
   const gate2Lo = v128.load(filter + FILTER_GATE2_LO);
   const gate2Hi = v128.load(filter + FILTER_GATE2_HI);
-  // The one-byte key tables are there only when the filter has one-byte keys.
-  const hasSingles = singles < keyCount;
+  // The one-byte key tables are there only when the pass looks for one-byte keys.
+  const hasSingles = singles < lazy;
   const singleLo = hasSingles ? v128.load(filter + FILTER_SINGLE_LO) : i8x16.splat(0);
   const singleHi = hasSingles ? v128.load(filter + FILTER_SINGLE_HI) : i8x16.splat(0);
   const nibble = v128.load(NIBBLE);
@@ -250,14 +257,11 @@ function rootIsKeyed(table: usize): bool {
         agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
         work += (agreed - known) >> 3;
         if (agreed == keyLen) {
-          markKey(k);
+          markOccurrence(k, start);
           found = true;
         }
       }
-      if (work > budget) {
-        markAllKeys(keyCount);
-        return true;
-      }
+      if (work > budget) return findKeysPastBudget(table, filter, path, from, len);
     }
     if (hasSingles) {
       let ones = (<u32>setBits(v, singleLo, singleHi, nibble) | (<u32>setBits(w, singleLo, singleHi, nibble) << 16)) & valid;
@@ -268,14 +272,14 @@ function rootIsKeyed(table: usize): bool {
         // path full of them costs a few steps per byte, not one per key.
         const c = <u32>load<u8>(path + at);
         let lo = singles;
-        let hi = keyCount;
+        let hi = lazy;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
           if (<u32>load<u16>(keys + <usize>mid * KEY_SIZE + KEY_GATE_PAIR) < c) lo = mid + 1;
           else hi = mid;
         }
-        if (lo < keyCount && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) {
-          markKey(lo);
+        if (lo < lazy && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) {
+          markOccurrence(lo, at);
           found = true;
         }
       }
@@ -297,20 +301,219 @@ function rootIsKeyed(table: usize): bool {
 }
 
 /**
- * The best of `best` and the keyed wildcard rules that match the path, trying only rules whose
- * key occurs in path[from, len). A rule is matched in full, literal part included, since it may
- * hang off a node the walk never reached.
+ * findKeys past its budget: every key the pass looks for, with its first and last start, by the
+ * filter's automata (a pass each way), or, in a filter of at most AUTOMATA_MIN_KEYS keys, by a
+ * linear search for each key from both ends of the path.
+ */
+function findKeysPastBudget(table: usize, filter: usize, path: usize, from: i32, len: i32): bool {
+  passesGivenUp++;
+  const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
+  const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
+  clearOccurrences(keyCount);
+  const automata = u32At(filter + FILTER_AUTOMATA);
+  if (automata != 0) return findByAutomata(table + <usize>automata, keys, keyCount, path, from, len);
+  const passKeys = <i32>u32At(filter + FILTER_LAZY);
+  let found = false;
+  for (let k = 0; k < passKeys; k++) {
+    const key = keys + <usize>k * KEY_SIZE;
+    const at = table + <usize>u32At(key + KEY_POOL_OFF);
+    const keyLen = <i32>load<u16>(key + KEY_LEN);
+    const first = indexOfSegment(path, from, len, at, keyLen);
+    if (first < 0) continue;
+    markFirst(k, first);
+    setLast(k, lastIndexOfSegment(path, first, len, at, keyLen));
+    found = true;
+  }
+  return found;
+}
+
+/** Paths whose key pass gave up, since the module started (for tests of the bound). */
+let passesGivenUp = 0;
+/** Keyed rules placed (every segment occurred), since the module started (the same). */
+let rulesPlaced = 0;
+/** Searches for a segment needed again after its first occurrence, since then (the same). */
+let segmentSearches = 0;
+
+/**
+ * How many paths' key passes gave up (`which` 0), keyed rules were placed (1) or segments were
+ * searched for again (2), so far.
+ */
+export function keyFilterCount(which: i32): i32 {
+  return which == 0 ? passesGivenUp : which == 1 ? rulesPlaced : segmentSearches;
+}
+
+// Lazy keys looked for in the current path: bit i stands for key FILTER_LAZY + i.
+const LAZY_DONE = memory.data(MAX_LAZY_KEYS / 8);
+
+/**
+ * Whether key `j` occurs in path[from, len) (see occurrences.ts). A lazy key (one no rule hangs
+ * off that most paths hold, such as '/') is looked for on its first use in a path, from both
+ * ends: at most MAX_LAZY_KEYS such searches per path.
+ */
+// @ts-ignore: decorator
+@inline function keyOccurs(table: usize, keys: usize, lazy: u32, j: u32, path: usize, from: i32, len: i32): bool {
+  if (j >= lazy) findLazyKey(table, keys, j, j - lazy, path, from, len);
+  return hasOccurred(j);
+}
+
+function findLazyKey(table: usize, keys: usize, j: u32, lazyIndex: u32, path: usize, from: i32, len: i32): void {
+  const done = LAZY_DONE + (<usize>(lazyIndex >>> 6) << 3);
+  const bit = <u64>1 << <u64>(lazyIndex & 63);
+  if ((load<u64>(done) & bit) != 0) return;
+  store<u64>(done, load<u64>(done) | bit);
+  const key = keys + <usize>j * KEY_SIZE;
+  const at = table + <usize>u32At(key + KEY_POOL_OFF);
+  const keyLen = <i32>load<u16>(key + KEY_LEN);
+  if (keyLen == 1) {
+    const first = findByte(path, from, len, load<u8>(at));
+    if (first == len) return;
+    markFirst(j, first);
+    setLast(j, findLastByte(path, first, len, load<u8>(at)));
+    return;
+  }
+  const first = indexOfSegment(path, from, len, at, keyLen);
+  if (first < 0) return;
+  markFirst(j, first);
+  setLast(j, lastIndexOfSegment(path, first, len, at, keyLen));
+}
+
+// Searches of the current path, remembered by key (a slot per key index modulo MEMO_SLOTS):
+// check serial (u64), key, lo, hi, found. found >= 0: the key's leftmost start at or after lo
+// is found; found < 0: no start of the key lies in [lo, hi).
+const MEMO_SLOTS = 1024;
+const MEMO_SIZE = 24;
+const MEMO = memory.data(MEMO_SLOTS * MEMO_SIZE);
+/** Numbers the paths bestKeyed places rules in, so that a memo of another path never answers. */
+let checkSerial: u64 = 0;
+
+// @ts-ignore: decorator
+@inline function remember(slot: usize, j: u32, lo: i32, hi: i32, found: i32): i32 {
+  store<u64>(slot, checkSerial);
+  store<u32>(slot + 8, j);
+  store<i32>(slot + 12, lo);
+  store<i32>(slot + 16, hi);
+  store<i32>(slot + 20, found);
+  return found;
+}
+
+/**
+ * The leftmost start in [p, latest] of key `j` (`keyLen` bytes at `at`) in the path, or -1: a
+ * search of those bytes alone (latest is at most the key's last start). Searches are
+ * remembered, so that placing the key again from a position an earlier search covered costs
+ * nothing, and a search from before one covers only the bytes up to it.
+ */
+function nextOccurrence(j: u32, at: usize, keyLen: i32, path: usize, p: i32, latest: i32): i32 {
+  const slot = MEMO + <usize>(j & (MEMO_SLOTS - 1)) * MEMO_SIZE;
+  if (load<u64>(slot) == checkSerial && load<u32>(slot + 8) == j) {
+    const lo = load<i32>(slot + 12);
+    const found = load<i32>(slot + 20);
+    if (p >= lo) {
+      if (found >= 0 && p <= found) return found <= latest ? found : -1;
+      if (found < 0 && latest < load<i32>(slot + 16)) return -1;
+    } else if (found >= 0) {
+      // Only starts before lo are new: past them, the leftmost is the one remembered.
+      segmentSearches++;
+      const before = indexOfSegment(path, p, min(lo - 1, latest) + keyLen, at, keyLen);
+      if (before >= 0) return remember(slot, j, p, 0, before);
+      if (latest >= lo) return remember(slot, j, p, 0, found) <= latest ? found : -1;
+      return remember(slot, j, p, latest + 1, -1);
+    }
+  }
+  segmentSearches++;
+  const found = indexOfSegment(path, p, latest + keyLen, at, keyLen);
+  return remember(slot, j, p, found >= 0 ? 0 : latest + 1, found);
+}
+
+/** Segments whose latest starts keyedRuleMatches keeps (LATEST); a longer rule looks one ahead. */
+const MAX_BOUNDED_SEGMENTS = 256;
+const LATEST = memory.data(4 * MAX_BOUNDED_SEGMENTS);
+
+/**
+ * Whether keyed rule `r`, which hangs off key `k` with entry word `w` (see the format), matches
+ * the path. Every check before the placement costs O(1) per segment: its key occurs (else the
+ * rule is not tried at all), the literal part starts the path, an anchored last segment ends it
+ * (its key's last start is len - its length), and each segment can start late enough for the
+ * ones after it: its latest start - the smaller of its last start and the latest start of the
+ * next one less its length - is not before its first start. Greedy leftmost placement then puts
+ * a segment whose first start lies at or after the current position there, in O(1); fails
+ * when that lies past its latest start, or the latest start before the current position; and
+ * otherwise searches from the current position to the latest start (nextOccurrence). An
+ * unanchored last segment only needs a last start at or after the current position.
+ */
+function keyedRuleMatches(table: usize, keys: usize, lazy: u32, k: u32, r: u32, w: u32, path: usize, from: i32, len: i32): bool {
+  const pat = patternStart(table, table + <usize>u32At(table + HDR_RULES_OFF), r);
+  if ((w & KEY_RULE_RECORD) == 0) {
+    // The rule's one segment is key k, which occurs.
+    const literal = <i32>(w >>> 2);
+    if (literal > len || memory.compare(pat, path, literal) != 0) return false;
+    rulesPlaced++;
+    if ((w & KEY_RULE_ANCHORED) == 0) return lastAt(k) >= literal;
+    const keyLen = <i32>load<u16>(keys + <usize>k * KEY_SIZE + KEY_LEN);
+    return lastAt(k) == len - keyLen && len - keyLen >= literal;
+  }
+  const record = table + <usize>(w & ~(KEY_RULE_RECORD | KEY_RULE_ANCHORED));
+  const literalWord = u32At(record + SEGMENTS_LITERAL);
+  const literal = <i32>(literalWord >>> 1);
+  const count = <i32>u32At(record + SEGMENTS_COUNT);
+  const segments = record + SEGMENTS_KEYS;
+  if (literal > len) return false;
+  for (let i = 0; i < count; i++) if (!keyOccurs(table, keys, lazy, u32At(segments + (<usize>i << 2)), path, from, len)) return false;
+  const lastKey = u32At(segments + (<usize>(count - 1) << 2));
+  const lastLen = <i32>load<u16>(keys + <usize>lastKey * KEY_SIZE + KEY_LEN);
+  const anchored = (literalWord & 1) != 0;
+  if (anchored && lastAt(lastKey) != len - lastLen) return false;
+  if (memory.compare(pat, path, literal) != 0) return false;
+  rulesPlaced++;
+  // Latest starts, from the last segment back.
+  const bounded = count <= MAX_BOUNDED_SEGMENTS;
+  let latest = lastAt(lastKey);
+  for (let i = count - 2; i >= 0 && bounded; i--) {
+    const j = u32At(segments + (<usize>i << 2));
+    latest = min(lastAt(j), latest - <i32>load<u16>(keys + <usize>j * KEY_SIZE + KEY_LEN));
+    if (latest < firstAt(j) || latest < literal) return false;
+    store<i32>(LATEST + (<usize>i << 2), latest);
+  }
+  let p = literal;
+  for (let i = 0; i < count - 1; i++) {
+    const j = u32At(segments + (<usize>i << 2));
+    const key = keys + <usize>j * KEY_SIZE;
+    const keyLen = <i32>load<u16>(key + KEY_LEN);
+    const next = u32At(segments + (<usize>(i + 1) << 2));
+    const bound = bounded ? load<i32>(LATEST + (<usize>i << 2)) : min(lastAt(j), lastAt(next) - keyLen);
+    let at = firstAt(j);
+    if (at < p) {
+      if (bound < p) return false;
+      at = nextOccurrence(j, table + <usize>u32At(key + KEY_POOL_OFF), keyLen, path, p, bound);
+      if (at < 0) return false;
+    } else if (at > bound) {
+      return false;
+    }
+    p = at + keyLen;
+  }
+  return anchored ? len - lastLen >= p : lastAt(lastKey) >= p;
+}
+
+/**
+ * The best of `best` and the keyed wildcard rules that match the path. Only the rules hanging off
+ * a key that occurs in path[from, len) are visited, in strength order while they could still beat
+ * the best match, and a visited rule is tried only when every one of its segments occurs
+ * (keyedRuleMatches). A rule is matched in full, literal part included, since it may hang off a
+ * key whose rules' literal parts the walk never reached.
  */
 function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32, best: u32): u32 {
   // Most paths hold no key: nothing to try.
   if (!findKeys(table, filter, path, from, len)) return best;
-  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
-  const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
+  checkSerial++;
+  store<u64>(LAZY_DONE, 0);
+  store<u64>(LAZY_DONE + 8, 0);
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
-  for (let w = 0; w < keyCount; w += 32) {
-    let bits = load<u32>(OCCURRED + (<usize>w >>> 3));
+  // Lazy keys have no rules: only the keys before them are visited.
+  const lazy = u32At(filter + FILTER_LAZY);
+  for (let w = 0; w < <i32>lazy; w += 32) {
+    let bits = occurredWord(w);
+    if (<u32>w + 32 > lazy) bits &= (<u32>1 << (lazy - <u32>w)) - 1;
     while (bits != 0) {
-      const k = w + <i32>ctz(bits);
+      const k = <u32>w + ctz(bits);
       bits &= bits - 1;
       const key = keys + <usize>k * KEY_SIZE;
       const list = table + <usize>u32At(key + KEY_RULES_OFF);
@@ -319,12 +522,7 @@ function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32
         const entry = list + <usize>i * KEY_RULE_SIZE;
         const r = u32At(entry + KEY_RULE_STRENGTH);
         if (r >= best) break;
-        const literal = <i32>u32At(entry + KEY_RULE_LITERAL);
-        if (literal > len) continue;
-        const pat = patternStart(table, rules, r);
-        if (memory.compare(pat, path, literal) != 0) continue;
-        const patLen = <i32>(patternEnd(table, rules, r) - pat);
-        if (wildcardTailMatches(pat, literal, patLen, path, literal, len)) {
+        if (keyedRuleMatches(table, keys, lazy, k, r, u32At(entry + KEY_RULE_WORD), path, from, len)) {
           best = r;
           break;
         }

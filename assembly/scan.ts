@@ -22,6 +22,29 @@ export function findByte(p: usize, from: i32, end: i32, b: u8): i32 {
   return end;
 }
 
+/**
+ * The bits of block p[i, i + 16) that stand for positions at or after `from`: a backward scan
+ * reads its last block from before `from` (up to 15 bytes before it, which stay in bounds: the
+ * heap starts after the kernel's static data).
+ */
+// @ts-ignore: decorator
+@inline function fromOn(m: i32, i: i32, from: i32): i32 {
+  return i < from ? m & ~((1 << (from - i)) - 1) : m;
+}
+
+/** Index of the last `b` in p[from, end), or -1. */
+export function findLastByte(p: usize, from: i32, end: i32, b: u8): i32 {
+  if (end <= from) return -1;
+  const needle = i8x16.splat(<i8>b);
+  let i = end;
+  do {
+    i -= 16;
+    const m = fromOn(i8x16.bitmask(i8x16.eq(v128.load(p + i), needle)), i, from);
+    if (m != 0) return i + 31 - <i32>clz(m);
+  } while (i > from);
+  return -1;
+}
+
 // How V8 (Node 20) compiles a set test, and why it is written this way: a v128 constant is
 // rebuilt at every use, even inside a loop, while a value loaded from memory before the loop
 // stays in a register, so scans load NIBBLE once and pass it in; i8x16.shr_u has no x64
@@ -259,6 +282,17 @@ export function nibbleTablesOfRows(rows: usize, lo: usize, hi: usize): void {
 const VERIFY_SLACK = 1024;
 
 /**
+ * Bytes 1, 2, ... of a candidate at `at` that agree with the segment (whose first and last bytes
+ * agree already): segLen - 1 or more when it occurs there.
+ */
+// @ts-ignore: decorator
+@inline function candidateAgrees(at: usize, seg: usize, segLen: i32): i32 {
+  let k = 1;
+  while (k < segLen - 1 && load<u8>(at + k) == load<u8>(seg + k)) k++;
+  return k;
+}
+
+/**
  * Leftmost index >= from where the `segLen` bytes at `seg` occur in path[from, len), or -1.
  * Candidates are positions where both the first and the last byte of the segment line up,
  * found 16 at a time; only those are compared in full. A long segment that nearly occurs at
@@ -277,8 +311,7 @@ export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, seg
     while (m != 0) {
       const at = i + ctz(m);
       if (at > lastStart) return -1;
-      let k = 1;
-      while (k < segLen - 1 && load<u8>(path + at + k) == load<u8>(seg + k)) k++;
+      const k = candidateAgrees(path + at, seg, segLen);
       if (k >= segLen - 1) return at;
       compared += k;
       if (compared > ((at - from) << 2) + VERIFY_SLACK) return twoWaySearch(path, at + 1, len, seg, segLen);
@@ -288,20 +321,55 @@ export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, seg
   return -1;
 }
 
+/**
+ * Rightmost index >= from where the `segLen` bytes at `seg` occur in path[from, len), or -1:
+ * indexOfSegment from the end, with the same move to the two-way algorithm (run backwards).
+ */
+export function lastIndexOfSegment(path: usize, from: i32, len: i32, seg: usize, segLen: i32): i32 {
+  const lastStart = len - segLen;
+  if (lastStart < from) return -1;
+  const first = i8x16.splat(<i8>load<u8>(seg));
+  const last = i8x16.splat(<i8>load<u8>(seg + segLen - 1));
+  let compared = 0;
+  let i = lastStart + 1;
+  do {
+    i -= 16;
+    let m = fromOn(i8x16.bitmask(v128.and(i8x16.eq(v128.load(path + i), first), i8x16.eq(v128.load(path + i + segLen - 1), last))), i, from);
+    while (m != 0) {
+      const bit = 31 - <i32>clz(m);
+      const at = i + bit;
+      const k = candidateAgrees(path + at, seg, segLen);
+      if (k >= segLen - 1) return at;
+      compared += k;
+      if (compared > ((lastStart - at) << 2) + VERIFY_SLACK) return twoWaySearchBackward(path, from, at + segLen - 1, seg, segLen);
+      m &= ~(1 << bit);
+    }
+  } while (i > from);
+  return -1;
+}
+
 let suffixPeriod = 0;
+
+/** Byte i of the `m` bytes at x, read from the end when `backward`. */
+// @ts-ignore: decorator
+@inline function byteOf(x: usize, i: i32, m: i32, backward: bool): u32 {
+  return load<u8>(x + <usize>(backward ? m - 1 - i : i));
+}
 
 /**
  * Start - 1 of the maximal suffix of x[0, m) in byte order (or in reverse byte order), leaving
- * its period in suffixPeriod: half of the two-way algorithm's critical factorisation.
+ * its period in suffixPeriod: half of the two-way algorithm's critical factorisation. x is read
+ * from its end when `backward`.
  */
-function maximalSuffix(x: usize, m: i32, reversed: bool): i32 {
+// @ts-ignore: decorator
+@inline function maximalSuffix(x: usize, m: i32, reversed: bool, backward: bool): i32 {
   let suffix = -1;
   let j = 0;
   let k = 1;
   let period = 1;
   while (j + k < m) {
-    const a = load<u8>(x + <usize>(j + k));
-    const b = load<u8>(x + <usize>(suffix + k));
+    const a = byteOf(x, j + k, m, backward);
+    const b = byteOf(x, suffix + k, m, backward);
     if (reversed ? a > b : a < b) {
       j += k;
       k = 1;
@@ -331,22 +399,40 @@ function maximalSuffix(x: usize, m: i32, reversed: bool): i32 {
  * and a mismatch shifts by the distance compared or by the period.
  */
 export function twoWaySearch(y: usize, from: i32, n: i32, x: usize, m: i32): i32 {
-  const forward = maximalSuffix(x, m, false);
+  const found = twoWay(y + <usize>from, n - from, x, m, false);
+  return found < 0 ? -1 : from + found;
+}
+
+/** Rightmost index >= from where x[0, m) occurs in y[from, n), or -1: twoWaySearch backwards. */
+export function twoWaySearchBackward(y: usize, from: i32, n: i32, x: usize, m: i32): i32 {
+  const found = twoWay(y + <usize>from, n - from, x, m, true);
+  return found < 0 ? -1 : n - found - m;
+}
+
+/**
+ * Leftmost index where x[0, m) occurs in y[0, n), or -1; with `backward`, both are read from
+ * their ends (and the index counts from y's end).
+ */
+// @ts-ignore: decorator
+@inline function twoWay(y: usize, n: i32, x: usize, m: i32, backward: bool): i32 {
+  const forward = maximalSuffix(x, m, false, backward);
   const forwardPeriod = suffixPeriod;
-  const backward = maximalSuffix(x, m, true);
-  const backwardPeriod = suffixPeriod;
-  const split = forward > backward ? forward : backward;
-  let period = forward > backward ? forwardPeriod : backwardPeriod;
-  let j = from;
-  if (memory.compare(x, x + <usize>period, <usize>(split + 1)) == 0) {
+  const reverse = maximalSuffix(x, m, true, backward);
+  const reversePeriod = suffixPeriod;
+  const split = forward > reverse ? forward : reverse;
+  let period = forward > reverse ? forwardPeriod : reversePeriod;
+  let j = 0;
+  let periodic = true;
+  for (let i = 0; i <= split && periodic; i++) periodic = byteOf(x, i, m, backward) == byteOf(x, i + period, m, backward);
+  if (periodic) {
     // Periodic segment: after a shift by the period, the prefix compared before is known to match.
     let known = -1;
     while (j <= n - m) {
       let i = (split > known ? split : known) + 1;
-      while (i < m && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i++;
+      while (i < m && byteOf(x, i, m, backward) == byteOf(y, i + j, n, backward)) i++;
       if (i >= m) {
         i = split;
-        while (i > known && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i--;
+        while (i > known && byteOf(x, i, m, backward) == byteOf(y, i + j, n, backward)) i--;
         if (i <= known) return j;
         j += period;
         known = m - period - 1;
@@ -359,10 +445,10 @@ export function twoWaySearch(y: usize, from: i32, n: i32, x: usize, m: i32): i32
     period = (split + 1 > m - split - 1 ? split + 1 : m - split - 1) + 1;
     while (j <= n - m) {
       let i = split + 1;
-      while (i < m && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i++;
+      while (i < m && byteOf(x, i, m, backward) == byteOf(y, i + j, n, backward)) i++;
       if (i >= m) {
         i = split;
-        while (i >= 0 && load<u8>(x + <usize>i) == load<u8>(y + <usize>(i + j))) i--;
+        while (i >= 0 && byteOf(x, i, m, backward) == byteOf(y, i + j, n, backward)) i--;
         if (i < 0) return j;
         j += period;
       } else {

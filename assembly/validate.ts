@@ -2,17 +2,21 @@
 // another process, so a damaged one must be refused, not walked. fromBytes first checks the
 // image's checksum (checksum.ts), which refuses accidental damage; anyone can recompute a
 // checksum, though, so this check holds for any image whatever its checksum: every offset,
-// length and rule number the matcher (match.ts, index.ts) follows is checked to stay inside
-// the image; the nodes form a tree whose every child lies after its parent, so a walk always
-// ends; and a node's wildcard rules are at least as long as its depth, where the matcher
-// starts on their tails. The format is described in compile.ts.
+// length, rule number and key index the matcher (match.ts, automaton.ts, index.ts) follows is
+// checked to stay inside the image; the nodes form a tree whose every child lies after its
+// parent, so a walk always ends; a node's wildcard rules are at least as long as its depth,
+// where the matcher starts on their tails; and an automaton's failure links and outputs lead
+// to shallower nodes, so that its passes end and stay linear. The format is described in
+// compile.ts.
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKET_BITS_MASK, FILTER_BUCKETS_OFF, FILTER_EXACT_GATES, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
   FILTER_MIN_BUCKET_BITS, FILTER_SINGLES,
   FILTER_SINGLES_SIZE, FILTER_SIZE, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_LEN, HDR_POOL_OFF, HDR_ROOT_OFF,
-  HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT, KEY_RULE_LITERAL,
+  HDR_RULE_COUNT, HDR_RULES_OFF, HEADER_SIZE, KEY_GATE, KEY_LEN, KEY_POOL_OFF, KEY_RULE_COUNT,
   KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF, KEY_SHARED, KEY_SIZE, MAX_FILTER_KEYS, NO_RULE, NODE_COUNT_MASK,
+  FILTER_LAZY, FILTER_AUTOMATA, MAX_LAZY_KEYS, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED, SEGMENTS_COUNT,
+  SEGMENTS_KEYS, SEGMENTS_LITERAL, AUTOMATON_FIRST_CHILD, AUTOMATON_NODES, NO_KEY,
   NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF,
   NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES,
   TABLE_OK, WILD_SIZE, CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_DENSE,
@@ -198,35 +202,114 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
     }
   }
 
-  if (filterOff != 0) {
-    const keyCount = word(filterOff + FILTER_KEY_COUNT);
-    const keysOff = <u64>word(filterOff + FILTER_KEYS_OFF);
-    const bucketsOff = <u64>word(filterOff + FILTER_BUCKETS_OFF);
-    const bucketWord = word(filterOff + FILTER_BUCKET_BITS);
-    const bits = bucketWord & FILTER_BUCKET_BITS_MASK;
-    if ((bucketWord & ~(FILTER_BUCKET_BITS_MASK | FILTER_EXACT_GATES)) != 0) return TABLE_BAD_FILTER;
-    const singles = word(filterOff + FILTER_SINGLES);
-    if (keyCount > <u32>MAX_FILTER_KEYS || singles > keyCount || bits < <u32>FILTER_MIN_BUCKET_BITS || bits > 16) return TABLE_BAD_FILTER;
-    if (singles < keyCount && !inImage(filterOff, FILTER_SIZE + FILTER_SINGLES_SIZE)) return TABLE_BAD_FILTER;
-    const buckets = (<u64>1 << bits) + 1;
-    if ((bucketsOff & 3) != 0 || !inImage(bucketsOff, 4 * buckets)) return TABLE_BAD_FILTER;
-    if ((keysOff & 3) != 0 || !inImage(keysOff, <u64>keyCount * KEY_SIZE)) return TABLE_BAD_FILTER;
-    for (let b: u64 = 0; b < buckets; b++) if (word(bucketsOff + 4 * b) > keyCount) return TABLE_BAD_FILTER;
-    for (let k: u32 = 0; k < keyCount; k++) {
-      const key = keysOff + <u64>k * KEY_SIZE;
-      const len = <u32>load<u16>(image + <usize>(key + KEY_LEN));
-      const gate = <u32>load<u16>(image + <usize>(key + KEY_GATE));
-      if (len == 0 || !inPool(<u64>word(key + KEY_POOL_OFF), len)) return TABLE_BAD_FILTER;
-      if ((len == 1 && gate != 0) || (len > 1 && gate > len - 2) || <u32>load<u16>(image + <usize>(key + KEY_SHARED)) > len) return TABLE_BAD_FILTER;
-      const rules = <u64>word(key + KEY_RULES_OFF);
-      const count = <u64>word(key + KEY_RULE_COUNT);
-      if ((rules & 3) != 0 || !inImage(rules, count * KEY_RULE_SIZE)) return TABLE_BAD_FILTER;
-      for (let i: u64 = 0; i < count; i++) {
-        const entry = rules + i * KEY_RULE_SIZE;
-        const r = word(entry + KEY_RULE_STRENGTH);
-        if (r >= ruleCount || <u64>word(entry + KEY_RULE_LITERAL) > patternLength(r)) return TABLE_BAD_FILTER;
-      }
+  if (filterOff != 0 && !validFilter(filterOff, work)) return TABLE_BAD_FILTER;
+  return TABLE_OK;
+}
+
+/**
+ * Whether the key filter at `filterOff` is safe for the matcher: its keys lie in the pool, its
+ * buckets and rule lists in the image, each rule entry names a rule and a literal part no longer
+ * than its pattern, each segment record lies in the image and names keys, and its automata are
+ * sound (validAutomaton).
+ */
+function validFilter(filterOff: u64, work: usize): bool {
+  const keyCount = word(filterOff + FILTER_KEY_COUNT);
+  const keysOff = <u64>word(filterOff + FILTER_KEYS_OFF);
+  const bucketsOff = <u64>word(filterOff + FILTER_BUCKETS_OFF);
+  const bucketWord = word(filterOff + FILTER_BUCKET_BITS);
+  const bits = bucketWord & FILTER_BUCKET_BITS_MASK;
+  if ((bucketWord & ~(FILTER_BUCKET_BITS_MASK | FILTER_EXACT_GATES)) != 0) return false;
+  const singles = word(filterOff + FILTER_SINGLES);
+  const lazy = word(filterOff + FILTER_LAZY);
+  if (keyCount > <u32>MAX_FILTER_KEYS || singles > lazy || lazy > keyCount || keyCount - lazy > <u32>MAX_LAZY_KEYS) return false;
+  if (bits < <u32>FILTER_MIN_BUCKET_BITS || bits > 16) return false;
+  if (singles < lazy && !inImage(filterOff, FILTER_SIZE + FILTER_SINGLES_SIZE)) return false;
+  const buckets = (<u64>1 << bits) + 1;
+  if ((bucketsOff & 3) != 0 || !inImage(bucketsOff, 4 * buckets)) return false;
+  if ((keysOff & 3) != 0 || !inImage(keysOff, <u64>keyCount * KEY_SIZE)) return false;
+  for (let b: u64 = 0; b < buckets; b++) if (word(bucketsOff + 4 * b) > keyCount) return false;
+  for (let k: u32 = 0; k < keyCount; k++) {
+    const key = keysOff + <u64>k * KEY_SIZE;
+    const len = <u32>load<u16>(image + <usize>(key + KEY_LEN));
+    const gate = <u32>load<u16>(image + <usize>(key + KEY_GATE));
+    if (len == 0 || !inPool(<u64>word(key + KEY_POOL_OFF), len)) return false;
+    if ((len == 1 && gate != 0) || (len > 1 && gate > len - 2) || <u32>load<u16>(image + <usize>(key + KEY_SHARED)) > len) return false;
+    const rules = <u64>word(key + KEY_RULES_OFF);
+    const count = <u64>word(key + KEY_RULE_COUNT);
+    if ((rules & 3) != 0 || !inImage(rules, count * KEY_RULE_SIZE)) return false;
+    for (let i: u64 = 0; i < count; i++) {
+      const entry = rules + i * KEY_RULE_SIZE;
+      const r = word(entry + KEY_RULE_STRENGTH);
+      if (r >= ruleCount || !validRuleWord(word(entry + KEY_RULE_WORD), patternLength(r), keyCount)) return false;
     }
   }
-  return TABLE_OK;
+  const automata = <u64>word(filterOff + FILTER_AUTOMATA);
+  if (automata == 0) return true;
+  if ((automata & 3) != 0 || automata < filterOff + FILTER_SIZE || !validAutomaton(automata, keysOff, keyCount, work)) return false;
+  const forwardNodes = <u64>word(automata + AUTOMATON_NODES);
+  return validAutomaton(automata + automatonSize(forwardNodes, keyCount), keysOff, keyCount, work);
+}
+
+/**
+ * Whether a key rule entry's word is safe for a rule whose pattern has `patternLen` bytes: the
+ * literal part it gives is no longer than the pattern (the matcher compares that many bytes), and
+ * a segment record lies in the image with at least one segment, each a key.
+ */
+function validRuleWord(w: u32, patternLen: u64, keyCount: u32): bool {
+  if ((w & KEY_RULE_RECORD) == 0) return <u64>(w >>> 2) <= patternLen;
+  if ((w & KEY_RULE_ANCHORED) != 0) return false; // a record offset is 4-aligned
+  const record = <u64>(w & ~KEY_RULE_RECORD);
+  if (!inImage(record, SEGMENTS_KEYS)) return false;
+  const count = <u64>word(record + SEGMENTS_COUNT);
+  if (count == 0 || !inImage(record + SEGMENTS_KEYS, 4 * count)) return false;
+  if (<u64>(word(record + SEGMENTS_LITERAL) >>> 1) > patternLen) return false;
+  for (let i: u64 = 0; i < count; i++) if (word(record + SEGMENTS_KEYS + 4 * i) >= keyCount) return false;
+  return true;
+}
+
+/** Bytes of an automaton of `nodes` nodes in a filter of `keyCount` keys (automaton.ts). */
+// @ts-ignore: decorator
+@inline function automatonSize(nodes: u64, keyCount: u32): u64 {
+  return AUTOMATON_FIRST_CHILD + 4 * (nodes + 1) + 8 * nodes + 4 * <u64>keyCount + ((nodes + 3) & ~3);
+}
+
+/**
+ * Whether the automaton at `at` is sound (the layout is in automaton.ts): it lies in the image;
+ * the children of the nodes, in order, are the nodes after the root, each after its parent (so
+ * every node has one parent and a depth); a failure link points to a shallower node and an
+ * output to a key that ends at a node no deeper, so that every loop of a pass ends and the pass
+ * stays linear; a key ends at a node as deep as the key is long, so that the start a pass
+ * computes lies in the path. Depths go in the work area, a word per node.
+ */
+function validAutomaton(at: u64, keysOff: u64, keyCount: u32, work: usize): bool {
+  if (!inImage(at, AUTOMATON_FIRST_CHILD)) return false;
+  const nodes = <u64>word(at + AUTOMATON_NODES);
+  if (nodes == 0 || nodes > imageSize || !inImage(at, automatonSize(nodes, keyCount))) return false;
+  const first = at + AUTOMATON_FIRST_CHILD;
+  const fail = first + 4 * (nodes + 1);
+  const out = fail + 4 * nodes;
+  const keyNode = out + 4 * nodes;
+  if (word(first) != 1 || <u64>word(first + 4 * nodes) != nodes || word(fail) != 0) return false;
+  // The work area holds a word per 4 image bytes: enough for a depth per node.
+  store<u32>(work, 0);
+  for (let v: u64 = 0; v < nodes; v++) {
+    const from = <u64>word(first + 4 * v);
+    const to = <u64>word(first + 4 * (v + 1));
+    if (to < from || from <= v || to > nodes) return false;
+    const depth = load<u32>(work + <usize>(v << 2));
+    for (let c = from; c < to; c++) store<u32>(work + <usize>(c << 2), depth + 1);
+  }
+  for (let k: u64 = 0; k < <u64>keyCount; k++) if (<u64>word(keyNode + 4 * k) >= nodes) return false;
+  for (let v: u64 = 0; v < nodes; v++) {
+    const depth = load<u32>(work + <usize>(v << 2));
+    const link = <u64>word(fail + 4 * v);
+    if (link >= nodes || (v > 0 && load<u32>(work + <usize>(link << 2)) >= depth)) return false;
+    const k = word(out + 4 * v);
+    if (k == NO_KEY) continue;
+    if (k >= keyCount) return false;
+    const ends = <u64>word(keyNode + 4 * <u64>k);
+    const endDepth = load<u32>(work + <usize>(ends << 2));
+    if (endDepth > depth || endDepth != <u32>load<u16>(image + <usize>(keysOff + <u64>k * KEY_SIZE + KEY_LEN))) return false;
+  }
+  return true;
 }

@@ -1,9 +1,10 @@
 // Adversarial inputs (`npm run bench -- adversarial`): each is parsed, compiled and checked,
-// and its cost is printed next to a normal file's, so that a super-linear blow-up shows. The
-// generators are shared with test/limits.test.ts, which asserts the answers.
+// and its cost per check is printed next to a normal file's, and as a multiple of it, so that a
+// super-linear blow-up shows. The generators are shared with test/limits.test.ts, which asserts
+// the answers.
 
 import { RobotsTxt } from 'robots-wasm';
-import { formatTime, printTable } from './report.js';
+import { formatRatio, formatTime, printTable } from './report.js';
 
 /** 500 KiB of rules like `Disallow: /*a*a*a*...*a$`. */
 export function deepWildcards(): string {
@@ -59,6 +60,54 @@ export function longLine(bytes = 10 << 20): string {
   return `User-agent: *\nDisallow: /${'x'.repeat(bytes)}\nDisallow: /after\n`;
 }
 
+/** `Disallow: pattern(i)` for i = 0, 1, ... until the body passes `bytes`; and how many rules. */
+function rulesUntil(pattern: (i: number) => string, bytes = 511 * 1024): { body: string; count: number } {
+  const rules: string[] = [];
+  let size = 'User-agent: *\n'.length;
+  for (let i = 0; size < bytes; i++) {
+    const rule = `Disallow: ${pattern(i)}`;
+    rules.push(rule);
+    size += rule.length + 1;
+  }
+  return { body: `User-agent: *\n${rules.join('\n')}\n`, count: rules.length };
+}
+
+/**
+ * 511 KiB of rules `Disallow: /*aaaaa*b<N>` (21,375 of them): one segment that every path of a's
+ * holds, shared by all, and one only its own rule has.
+ */
+export function sharedSegmentRules(): { body: string; count: number } {
+  return rulesUntil((i) => `/*aaaaa*b${i}`);
+}
+
+/** The segments b0, b1, ... b<count - 1>, one after the other. */
+export function ownSegments(count: number): string {
+  return Array.from({ length: count }, (_, i) => `b${i}`).join('');
+}
+
+/**
+ * 511 KiB of rules `Disallow: /*b<N>*a*b<N>*<last>` (18,183 of them): each needs its own segment
+ * again after an "a", then `last`.
+ */
+export function repeatedSegmentRules(last: string): { body: string; count: number } {
+  return rulesUntil((i) => `/*b${i}*a*b${i}*${last}`);
+}
+
+/**
+ * A path of `bytes` bytes for repeatedSegmentRules: the segments `own` (b0b1...), an "a", x's and
+ * `own` again, with `last` first ('c': before the first b<N>) or right before the second `own`
+ * ('d': between a and every second b<N>).
+ */
+export function repeatedSegmentPath(own: string, last: 'c' | 'd', bytes: number): string {
+  const tail = last === 'c' ? own : `d${own}`;
+  return padded(last === 'c' ? `/c${own}a` : `/${own}a`, bytes - tail.length) + tail;
+}
+
+/** `path` padded with `fill` to `bytes` bytes. */
+export function padded(path: string, bytes: number, fill = 'x'): string {
+  return path + fill.repeat(Math.max(0, bytes - path.length));
+}
+
 /** A URL of about `bytes` bytes, and one with `count` percent-escapes. */
 export function longUrl(bytes = 1 << 20): string {
   return `https://example.com/${'a'.repeat(bytes)}`;
@@ -89,6 +138,12 @@ function time(fn: () => void): number {
 /** Runs every case and prints the table. */
 export function runAdversarial(normalBody: string, normalName: string): Record<string, { parseMs: number; tableBytes: number; checkMs: number }> {
   const typical = ['https://example.com/a/b/c?d=1', '/r5/x', `/${'a'.repeat(2000)}`];
+  const shared = sharedSegmentRules();
+  const own = ownSegments(shared.count);
+  const repeated = repeatedSegmentRules('c');
+  const ownTwice = ownSegments(repeated.count);
+  const between = repeatedSegmentRules('d');
+  const MiB = 1 << 20;
   const cases: Case[] = [
     { name: `normal file (${normalName})`, body: normalBody, urls: typical },
     { name: 'normal file, a 1 MB URL', body: normalBody, urls: [longUrl()] },
@@ -98,6 +153,14 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     { name: 'a 30,000-byte near-miss segment, a 1 MB URL', body: nearMissSegment(), urls: [longUrl()] },
     { name: 'the same with the key filter, a 1 MB URL', body: nearMissSegment(30_000, true), urls: [longUrl()] },
     { name: `${ONE_BYTE_KEYS.length} one-byte keys, a 1 MB path of them`, body: oneByteKeys(), urls: [oneByteKeyPath()] },
+    { name: `${shared.count.toLocaleString('en')} rules /*aaaaa*b<N>, a 2 KB URL of a's`, body: shared.body, urls: [longUrl(2048)] },
+    { name: 'the same, a 1 MB URL of a\'s', body: shared.body, urls: [longUrl()] },
+    { name: 'the same, 1 MB: aaaaa then every b<N>', body: shared.body, urls: [padded(`/aaaaa${own}`, MiB)] },
+    { name: 'the same, 1 MB: every b<N> then aaaaa (wrong order)', body: shared.body, urls: [padded(`/${own}aaaaa`, MiB)] },
+    { name: 'the same, 1 MB of b1b1... (the key pass gives up)', body: shared.body, urls: [`/${'b1'.repeat(MiB / 2)}`] },
+    { name: `${repeated.count.toLocaleString('en')} rules /*b<N>*a*b<N>*c, 1 MB: c, every b<N>, a, every b<N>`, body: repeated.body, urls: [repeatedSegmentPath(ownTwice, 'c', MiB)] },
+    { name: `${between.count.toLocaleString('en')} rules /*b<N>*a*b<N>*d, 2 KB: every b<N> twice, a and d between`, body: between.body, urls: [repeatedSegmentPath(ownTwice.slice(0, 600), 'd', 2048)] },
+    { name: 'the same, 1 MB (the search left: each b<N> between a and d)', body: between.body, urls: [repeatedSegmentPath(ownTwice, 'd', MiB)] },
     { name: '100,000 rules in one group', body: manyRules(), urls: typical },
     { name: '100,000 groups', body: manyGroups(), urls: typical },
     { name: 'one 10 MB line', body: longLine(), urls: [...typical, `/${'x'.repeat(10 << 20)}`] },
@@ -119,8 +182,10 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
     results[c.name] = { parseMs, tableBytes, checkMs };
     robots!.dispose();
   }
-  printTable('Adversarial inputs (parse + compile with no byte limit; time per check)',
-    ['input', 'bytes', 'parse + compile', 'table bytes', 'per check'],
-    cases.map((c) => [c.name, c.body.length.toLocaleString('en'), formatTime(results[c.name].parseMs), results[c.name].tableBytes.toLocaleString('en'), formatTime(results[c.name].checkMs)]));
+  const normal = results[cases[0].name].checkMs;
+  printTable('Adversarial inputs (parse + compile with no byte limit; time per check, and as a multiple of the normal file\'s)',
+    ['input', 'bytes', 'parse + compile', 'table bytes', 'per check', 'vs normal'],
+    cases.map((c) => [c.name, c.body.length.toLocaleString('en'), formatTime(results[c.name].parseMs), results[c.name].tableBytes.toLocaleString('en'),
+      formatTime(results[c.name].checkMs), formatRatio(results[c.name].checkMs / normal)]));
   return results;
 }

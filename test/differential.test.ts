@@ -1,11 +1,13 @@
 // The WebAssembly matcher against the plain-JS model of the reference (test/oracle), which
 // shares no code with src/.
 import { describe, expect, it } from 'vitest';
-import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
+import { Matcher, normalizePath, RobotsTxt, type Mode } from '../src/index.js';
 import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
-import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, rng } from './support/random.js';
-import { compilePatterns, kernelNibbleTables, kernelTwoWay, type PatternRule } from './support/compile.js';
+import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, randomWildcardRobots, rng } from './support/random.js';
+import { compilePatterns, kernelLastIndexOf, kernelNibbleTables, kernelTwoWay, keyFilterCounts, type PatternRule } from './support/compile.js';
+import { filterOf } from './support/table.js';
+import { ownSegments, padded, repeatedSegmentRules, sharedSegmentRules } from '../bench/adversarial.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import {
   CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF, HDR_ROOT_OFF, NODE_CHILD_AREA,
@@ -54,7 +56,8 @@ describe('compiled table against brute force over the position-set matcher', () 
 
 /** The matcher decides `path` by a rule of the length and kind brute force picks (or none). */
 function expectBruteForceVerdict(matcher: Matcher, rules: readonly PatternRule[], path: string): void {
-  const bytes = encoder.encode(path);
+  // RFC mode matches the path a fetch requests ("/a?" is "/a"): brute force on that.
+  const bytes = encoder.encode(matcher.mode === 'rfc' ? normalizePath(path) : path);
   const matching = rules.filter((rule) => positionSetMatches(bytes, encoder.encode(rule.pattern)));
   const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
   const r = matcher.decide(path);
@@ -247,22 +250,226 @@ describe('wildcard key filter', () => {
   });
 });
 
+/** Whether every literal segment of `pattern` (after its first '*') occurs in `path`: needed for a match. */
+function segmentsOccur(path: string, pattern: string): boolean {
+  const star = pattern.indexOf('*');
+  return star < 0 || pattern.slice(star).replace(/\$$/, '').split('*').every((segment) => path.includes(segment));
+}
+
+/**
+ * expectBruteForceVerdict for large rule sets: rules missing a segment are not given to the
+ * oracle. Returns whether a rule matched.
+ */
+function expectVerdictOfRulesThatMayMatch(matcher: Matcher, rules: readonly PatternRule[], path: string): boolean {
+  const bytes = encoder.encode(path);
+  const matching = rules.filter((rule) => segmentsOccur(path, rule.pattern) && positionSetMatches(bytes, encoder.encode(rule.pattern)));
+  const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
+  const r = matcher.decide(path);
+  expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+    .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
+  return best !== undefined;
+}
+
+describe('every literal segment a key: rules tried only when all their segments occur', () => {
+  // Segments shared between rules, repeated within one, '$' anchors, literal parts, and paths
+  // that hold the segments in any order, twice, or not at all.
+  const POOL = ['ab', 'b', 'abc', 'ca', 'a', '.x', 'x=', '?', '/', 'bb', 'q!~', '!~', 'aab', '/?', 'a/'];
+
+  function randomWildcardRule(next: () => number, id: number): PatternRule {
+    const literal = ['/', '/a', '/ab/', '', '/x'][Math.floor(next() * 5)];
+    const segments = Array.from({ length: 1 + Math.floor(next() * 4) }, () => POOL[Math.floor(next() * POOL.length)]);
+    const tail = next() < 0.3 ? '$' : next() < 0.2 ? '*' : next() < 0.1 ? '*$' : '';
+    return { line: id + 1, allow: next() < 0.35, pattern: `${literal}*${segments.join(next() < 0.2 ? '**' : '*')}${tail}` };
+  }
+
+  function randomPoolPath(next: () => number, pieces: number): string {
+    let path = next() < 0.5 ? '/' : ['/a', '/ab/', '/x', '/ab/c'][Math.floor(next() * 4)];
+    for (let i = 0; i < pieces; i++) path += next() < 0.6 ? POOL[Math.floor(next() * POOL.length)] : 'xyzc/'[Math.floor(next() * 5)];
+    // A path starting "//" would be read as an authority.
+    return path.startsWith('//') ? `/c${path.slice(1)}` : path;
+  }
+
+  it('multi-segment rules that share segments match like brute force, segments in and out of order', () => {
+    const next = rng(21);
+    const before = keyFilterCounts();
+    for (let set = 0; set < 250; set++) {
+      const rules = Array.from({ length: 2 + Math.floor(next() * 25) }, (_, id) => randomWildcardRule(next, id));
+      const matcher = compilePatterns(rules, set % 2 === 0 ? 'google' : 'rfc');
+      for (let p = 0; p < 40; p++) expectBruteForceVerdict(matcher, rules, randomPoolPath(next, Math.floor(next() * 14)));
+      matcher.dispose();
+    }
+    // Most paths placed rules; none of these short paths made the pass give up.
+    expect(keyFilterCounts().rulesPlaced - before.rulesPlaced).toBeGreaterThan(5000);
+    expect(keyFilterCounts().passesGivenUp).toBe(before.passesGivenUp);
+  });
+
+  it('paths that make the key pass give up (one search per key) match like brute force', () => {
+    // Every key holds the rare pair "!~", so one bucket holds them all and a path full of the
+    // pair makes each of its candidates compare every key: past the budget, each key is
+    // searched for from both ends of the path.
+    const next = rng(22);
+    const before = keyFilterCounts();
+    let decided = 0;
+    for (let set = 0; set < 30; set++) {
+      const own = Array.from({ length: 60 }, (_, i) => `${'abc'[i % 3]}!~${i}`);
+      const rules: PatternRule[] = Array.from({ length: 60 }, (_, id) => {
+        const segments = [own[id], ...Array.from({ length: Math.floor(next() * 3) }, () => (next() < 0.5 ? own[Math.floor(next() * 60)] : POOL[Math.floor(next() * POOL.length)]))];
+        if (next() < 0.3) segments.reverse();
+        return { line: id + 1, allow: next() < 0.35, pattern: `/*${segments.join('*')}${next() < 0.3 ? '$' : ''}` };
+      });
+      const matcher = compilePatterns(rules);
+      expect(filterOf(matcher.toBytes())?.automata).toBe(false);
+      for (let p = 0; p < 12; p++) {
+        let path = '/';
+        for (let i = 0; i < 250; i++) path += next() < 0.9 ? '!~' : next() < 0.5 ? own[Math.floor(next() * 60)] : POOL[Math.floor(next() * POOL.length)];
+        if (expectVerdictOfRulesThatMayMatch(matcher, rules, path)) decided++;
+      }
+      matcher.dispose();
+    }
+    expect(keyFilterCounts().passesGivenUp - before.passesGivenUp).toBe(30 * 12);
+    expect(decided).toBeGreaterThan(200);
+  });
+
+  it('paths that make the key pass give up (automata, in a filter of many keys) match like brute force', () => {
+    const next = rng(23);
+    const before = keyFilterCounts();
+    let decided = 0;
+    for (let set = 0; set < 3; set++) {
+      const count = 600;
+      const own = Array.from({ length: count }, (_, i) => `${'abc'[i % 3]}!~${i}`);
+      // Some segments are the tails of others ("!~12" of "b!~12"), found only inside them.
+      const other = () => (next() < 0.5 ? own[Math.floor(next() * count)] : next() < 0.5 ? own[Math.floor(next() * count)].slice(1) : POOL[Math.floor(next() * POOL.length)]);
+      const rules: PatternRule[] = Array.from({ length: count }, (_, id) => {
+        const segments = [own[id], ...Array.from({ length: Math.floor(next() * 3) }, other)];
+        if (next() < 0.3) segments.reverse();
+        return { line: id + 1, allow: next() < 0.35, pattern: `/${next() < 0.2 ? 'a' : ''}*${segments.join('*')}${next() < 0.3 ? '$' : ''}` };
+      });
+      const matcher = compilePatterns(rules);
+      expect(filterOf(matcher.toBytes())?.automata).toBe(true);
+      for (let p = 0; p < 25; p++) {
+        let path = next() < 0.5 ? '/' : '/a';
+        for (let i = 0; i < 300; i++) path += next() < 0.85 ? '!~' : next() < 0.7 ? own[Math.floor(next() * count)] : POOL[Math.floor(next() * POOL.length)];
+        if (expectVerdictOfRulesThatMayMatch(matcher, rules, path)) decided++;
+      }
+      // The same rules on short paths, which the pass finishes.
+      for (let p = 0; p < 25; p++) expectVerdictOfRulesThatMayMatch(matcher, rules, `/${own[Math.floor(next() * count)]}${randomPoolPath(next, 3)}${own[Math.floor(next() * count)]}`);
+      matcher.dispose();
+    }
+    expect(keyFilterCounts().passesGivenUp - before.passesGivenUp).toBe(3 * 25);
+    expect(decided).toBeGreaterThan(40);
+  });
+
+  it('rules whose other segments are absent are never placed, however many share a segment (21,375 rules /*aaaaa*b<N>)', () => {
+    // Before every segment was a key, the first check tried all 21,375 rules against the path.
+    const { body, count } = sharedSegmentRules();
+    const matcher = RobotsTxt.parse(body, { maxBytes: Infinity }).matcher('Bot');
+    const own = ownSegments(count);
+    const checked = (url: string) => {
+      const before = keyFilterCounts();
+      const allowed = matcher.isAllowed(url);
+      const after = keyFilterCounts();
+      return { allowed, placed: after.rulesPlaced - before.rulesPlaced, gaveUp: after.passesGivenUp - before.passesGivenUp };
+    };
+    expect(checked(`/${'a'.repeat(2048)}`)).toEqual({ allowed: true, placed: 0, gaveUp: 0 });
+    expect(checked(`/${'a'.repeat(1 << 20)}`)).toEqual({ allowed: true, placed: 0, gaveUp: 0 });
+    // A path full of one gate pair: past its budget the pass hands over to the automata.
+    expect(checked(`/${'b1'.repeat(1 << 19)}`)).toEqual({ allowed: true, placed: 0, gaveUp: 1 });
+    // Every b<N> before aaaaa: each rule is placed once, and fails at once (its b<N> last occurs before aaaaa).
+    expect(checked(padded(`/${own}aaaaa`, 1 << 20))).toEqual({ allowed: true, placed: count, gaveUp: 1 });
+    // Every b<N> after aaaaa: the first rule placed matches, and only stronger ones are placed after it.
+    const after = checked(padded(`/aaaaa${own}`, 1 << 20));
+    expect({ allowed: after.allowed, fewPlaced: after.placed < 200 }).toEqual({ allowed: false, fewPlaced: true });
+    matcher.dispose();
+  });
+
+  it('a segment needed again is searched for only up to where the segments after it still fit (18,183 rules /*b<N>*a*b<N>*c)', () => {
+    const { body, count } = repeatedSegmentRules('c');
+    const matcher = RobotsTxt.parse(body, { maxBytes: Infinity }).matcher('Bot');
+    const own = ownSegments(count);
+    const url = `/c${own}a${'x'.repeat(300_000)}${own}`;
+    const searches = () => keyFilterCounts().searches;
+    // c occurs only before a: every rule is placed and fails by the bound of its second b<N>
+    // (the last c less its length lies before a), with no search across the 300,000 x's.
+    const before = searches();
+    expect(matcher.isAllowed(url)).toBe(true);
+    expect(searches() - before).toBe(0);
+    // With a c at the end, a rule placed finds its second b<N> after a and matches; only the
+    // few stronger rules placed after it search too.
+    expect(matcher.isAllowed(`${url}c`)).toBe(false);
+    expect(searches() - before).toBeGreaterThan(0);
+    expect(searches() - before).toBeLessThan(100);
+    matcher.dispose();
+  });
+
+  it('keys every literal segment; a rule hangs off the segment fewest rules hold; one-byte keys no rule hangs off are lazy', () => {
+    const rules: PatternRule[] = [
+      { line: 1, allow: false, pattern: '/*aaaaa*b1' },
+      { line: 2, allow: false, pattern: '/*aaaaa*b2$' },
+      { line: 3, allow: false, pattern: '/x*aaaaa*/*aaaaa' },
+      { line: 4, allow: true, pattern: '/*?*q' },
+      { line: 5, allow: false, pattern: '/*.pdf$' },
+      { line: 6, allow: false, pattern: '/*/?*wxyz' },
+    ];
+    const matcher = compilePatterns(rules);
+    const filter = filterOf(matcher.toBytes())!;
+    expect([...filter.keys].sort()).toEqual(['.pdf', '/', '/?', '?', 'aaaaa', 'b1', 'b2', 'q', 'wxyz'].sort());
+    // '/', 'q' and "/?" hang no rule, and most paths hold them (the only pair of "/?" holds a
+    // '/'): the pass does not look for them ('?' is rule 4's key, the first of two equally
+    // held one-byte segments).
+    expect(filter.keys.slice(filter.lazy).sort()).toEqual(['/', '/?', 'q']);
+    expect(filter.keys.slice(filter.singles, filter.lazy)).toEqual(['?']);
+    const byLine = (line: number) => filter.rules.find((r) => matcher.rule(r.rule).line === line)!;
+    expect(byLine(1)).toMatchObject({ home: 'b1', segments: ['aaaaa', 'b1'], literal: 1, anchored: false });
+    expect(byLine(2)).toMatchObject({ home: 'b2', segments: ['aaaaa', 'b2'], anchored: true });
+    // Both of its multi-byte segments are held by three rules: the longer one wins.
+    expect(byLine(3)).toMatchObject({ home: 'aaaaa', segments: ['aaaaa', '/', 'aaaaa'], literal: 2 });
+    expect(byLine(4)).toMatchObject({ home: '?', segments: ['?', 'q'] });
+    expect(byLine(5)).toMatchObject({ home: '.pdf', segments: ['.pdf'], anchored: true });
+    expect(byLine(6)).toMatchObject({ home: 'wxyz', segments: ['/?', 'wxyz'] });
+    const paths = ['/aaaaab1', '/b1aaaaa', '/aaaaab2', '/aaaaab2x', '/xaaaaa/aaaaa', '/xaaaaa/', '/?q', '/q?', '/a.pdf', '/a.pdfx', '/a/?wxyz', '/a?/wxyz', '/wxyz/?', '/?/?wxyz'];
+    for (const path of paths) expectBruteForceVerdict(matcher, rules, path);
+    matcher.dispose();
+  });
+});
+
 describe('long segments: the linear-time search behind the candidate check', () => {
-  it('the two-way search finds the leftmost occurrence like indexOf, on periodic and random texts', () => {
-    // Small alphabets and repeated units make periodic needles and many partial matches, the
-    // cases where the algorithm's shifts and its memory of the matched prefix are exercised.
-    const next = rng(14);
-    const bytes = (text: string) => new TextEncoder().encode(text);
+  /**
+   * A search to make: small alphabets and repeated units make periodic needles and many partial
+   * matches, the cases where the two-way algorithm's shifts and its memory of the matched prefix
+   * are exercised.
+   */
+  function searchCase(next: () => number, trial: number): { haystack: string; needle: string; from: number } {
     const units = ['a', 'ab', 'aab', 'abaab', 'abcab', 'aaaaaaab', 'ba'];
+    const unit = units[trial % units.length];
+    const mutate = (text: string, rate: number) => Array.from(text, (c) => (next() < rate ? 'abc'[Math.floor(next() * 3)] : c)).join('');
+    const needle = mutate(unit.repeat(1 + Math.floor(next() * 12)).slice(0, 1 + Math.floor(next() * 40)), next() < 0.5 ? 0 : 0.1);
+    const haystack = mutate(unit.repeat(Math.floor(next() * 60)), next() < 0.3 ? 0 : 0.05);
+    return { haystack, needle, from: Math.floor(next() * 5) };
+  }
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('the two-way search finds the leftmost occurrence like indexOf, on periodic and random texts', () => {
+    const next = rng(14);
     let found = 0;
     for (let trial = 0; trial < 3000; trial++) {
-      const unit = units[trial % units.length];
-      const mutate = (text: string, rate: number) => Array.from(text, (c) => (next() < rate ? 'abc'[Math.floor(next() * 3)] : c)).join('');
-      const needle = mutate(unit.repeat(1 + Math.floor(next() * 12)).slice(0, 1 + Math.floor(next() * 40)), next() < 0.5 ? 0 : 0.1);
-      const haystack = mutate(unit.repeat(Math.floor(next() * 60)), next() < 0.3 ? 0 : 0.05);
-      const from = Math.floor(next() * 5);
+      const { haystack, needle, from } = searchCase(next, trial);
       const expected = haystack.indexOf(needle, from);
       expect({ haystack, needle, from, at: kernelTwoWay(bytes(haystack), from, bytes(needle)) }).toEqual({ haystack, needle, from, at: expected });
+      if (expected >= 0) found++;
+    }
+    expect(found).toBeGreaterThan(600);
+  });
+
+  it('the backward searches find the rightmost occurrence like lastIndexOf, on periodic and random texts', () => {
+    const next = rng(24);
+    let found = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const { haystack, needle, from } = searchCase(next, trial);
+      const last = haystack.lastIndexOf(needle);
+      const expected = last >= from ? last : -1;
+      for (const twoWay of [true, false]) {
+        expect({ haystack, needle, from, twoWay, at: kernelLastIndexOf(bytes(haystack), from, bytes(needle), twoWay) }).toEqual({ haystack, needle, from, twoWay, at: expected });
+      }
       if (expected >= 0) found++;
     }
     expect(found).toBeGreaterThan(600);
@@ -320,6 +527,22 @@ describe.each<Mode>(['rfc', 'google'])('whole files against the oracle, mode %s'
       robots.dispose();
     }
     expect(disallowed).toBeGreaterThan(2_000);
+  });
+
+  it('agrees on 300 random files of many wildcard rules sharing literal segments', () => {
+    const next = rng(mode === 'rfc' ? 25 : 26);
+    let disallowed = 0;
+    for (let f = 0; f < 300; f++) {
+      const { body, urls } = randomWildcardRobots(next);
+      const robots = RobotsTxt.parse(body, { mode });
+      const oracle = new ReferenceRobots(body, 'FooBot', mode);
+      const expected = urls.map((url) => oracle.isAllowed(url));
+      expect({ body, verdicts: urls.map((url) => robots.isAllowed(url, 'FooBot')) }).toEqual({ body, verdicts: expected });
+      expect(Array.from(robots.matcher('FooBot').checkMany(urls), (v) => v === 1)).toEqual(expected);
+      disallowed += expected.filter((v) => !v).length;
+      robots.dispose();
+    }
+    expect(disallowed).toBeGreaterThan(1_500);
   });
 
   it.each(corpusFiles().map((f) => [f.name, f.bytes] as const))('agrees on the real file %s', (name, bytes) => {

@@ -13,6 +13,7 @@ import { ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { reseal } from './support/images.js';
 import { pick, randomPath, rng, type Rng } from './support/random.js';
+import { FILTER_AUTOMATA, HDR_FILTER_OFF, HDR_ROOT_OFF } from '../src/compile/layout.js';
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 // FUZZ_SEED=n moves every generator to other fixed seeds, for runs that explore new inputs.
@@ -80,6 +81,26 @@ function mutate(next: Rng, bytes: Uint8Array): Uint8Array {
     else out.splice(at, 0, ...out.slice(Math.max(0, at - 50), at));
   }
   return new Uint8Array(out);
+}
+
+/**
+ * `count` rules of one to four literal segments each, from a small set plus one of their own
+ * ("b!~7": every such segment holds the gate pair "!~"), some anchored.
+ */
+function segmentedRules(next: Rng, count: number): string {
+  const shared = ['ab', '/', '?', 'x=', 'q!~', '.pdf'];
+  const rules = Array.from({ length: count }, (_, i) => {
+    const segments = [`${'abc'[i % 3]}!~${i}`, ...Array.from({ length: Math.floor(next() * 3) }, () => pick(next, shared))];
+    return `${next() < 0.3 ? 'Allow' : 'Disallow'}: /${next() < 0.3 ? 'a' : ''}*${segments.join('*')}${next() < 0.3 ? '$' : ''}`;
+  });
+  return `User-agent: *\n${rules.join('\n')}\n`;
+}
+
+/** Whether a table image's key filter has automata. */
+function filterAutomata(image: Uint8Array): boolean {
+  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
+  const filter = view.getUint32(HDR_FILTER_OFF, true);
+  return filter !== 0 && view.getUint32(filter + FILTER_AUTOMATA, true) !== 0;
 }
 
 function generated(next: Rng): Uint8Array {
@@ -185,22 +206,32 @@ describe('damaged table images', () => {
   const count = 300 * FILE_SCALE;
   it(`${count} images with one word changed: refused by the checksum; resealed, refused by fromBytes or every check gives a verdict`, () => {
     const next = seeded(77);
-    // Tables of files with many rules, each with URLs made from its rules, which walk deep.
-    const sources = corpusFiles().map((f) => RobotsTxt.parse(f.bytes)).filter((robots) => robots.matcher('Bot').ruleCount >= 20).slice(0, 40).map((robots) => {
+    // Tables of files with many rules, each with URLs made from its rules, which walk deep; and
+    // tables of wildcard rules with many segments (records, lazy keys) and with automata, with
+    // paths full of one gate pair, which make the key pass give up and run the automata.
+    const files = corpusFiles().map((f) => RobotsTxt.parse(f.bytes)).filter((robots) => robots.matcher('Bot').ruleCount >= 20).slice(0, 40);
+    files.push(RobotsTxt.parse(segmentedRules(next, 40)), RobotsTxt.parse(segmentedRules(next, 700)));
+    const sources = files.map((robots) => {
       const urls = ['/', 'https://example.com/search?q=1', '/%E9t%C3%A9', ...Array.from({ length: 10 }, () => randomPath(next))];
       for (const group of robots.groups) for (const rule of group.rules.slice(0, 30)) urls.push(...(urlsForPattern(rule.pattern, next) as string[]).slice(0, 2));
+      urls.push(`/${'!~'.repeat(3000)}b!~7/a`, `/a!~1${'!~'.repeat(2000)}/c!~2`);
       return { image: robots.matcher('Bot').toBytes(), urls, lines: encoder.encode(urls.filter((u) => !/[\r\n]/.test(u)).join('\n')) };
     });
+    expect(sources.filter((source) => filterAutomata(source.image)).length).toBe(1);
     let refused = 0;
     let loaded = 0;
     for (let i = 0; i < count; i++) {
-      const source = pick(next, sources);
+      // A third of the images are of the two segmented tables, whose filters are the largest.
+      const source = next() < 0.33 ? sources[sources.length - 1 - Math.floor(next() * 2)] : pick(next, sources);
       const { urls, lines } = source;
       const image = source.image.slice();
       const view = new DataView(image.buffer);
-      const root = view.getUint32(20, true); // HDR_ROOT_OFF
-      // Mostly inside the trie, where the walk follows what it reads; otherwise anywhere.
-      const from = root > 0 && next() < 0.7 ? root : 8;
+      const root = view.getUint32(HDR_ROOT_OFF, true);
+      const filter = view.getUint32(HDR_FILTER_OFF, true);
+      // Mostly inside the trie, where the walk follows what it reads, or the key filter, whose
+      // records and automata the matcher follows too; otherwise anywhere.
+      const place = next();
+      const from = filter > 0 && place < 0.4 ? filter : root > 0 && place < 0.75 ? root : 8;
       const at = (from + Math.floor(next() * (image.length - from - 4))) & ~3;
       const old = view.getUint32(at, true);
       const kind = next();

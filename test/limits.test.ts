@@ -9,7 +9,8 @@ import { normalizePath, RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '.
 import { kernel } from '../dist/wasm/kernel.js';
 import { entryPointAnswers } from './support/high-addresses.mjs';
 import {
-  deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, oneByteKeyPath, oneByteKeys, prototypeAgents,
+  deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, oneByteKeyPath, oneByteKeys, ownSegments, padded,
+  prototypeAgents, repeatedSegmentPath, repeatedSegmentRules, sharedSegmentRules,
 } from '../bench/adversarial.js';
 import { ReferenceRobots } from './oracle/reference.js';
 
@@ -66,8 +67,9 @@ describe('sizes past the memory limit, and addresses past 2 GiB', () => {
     const script = fileURLToPath(new URL('./support/high-addresses.mjs', import.meta.url));
     const high = JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8', maxBuffer: 256 << 20 }));
     expect(high.stats.memoryBytes).toBeGreaterThan(2 ** 31);
-    // The two blocks took the memory from its start to past 2 GiB: what came after lies above.
-    expect(high.addresses.lowBlocks[0]).toBeLessThan(1 << 20);
+    // The two blocks took the memory from its start (past the kernel's fixed state) to past
+    // 2 GiB: what came after lies above.
+    expect(high.addresses.lowBlocks[0]).toBeLessThan(4 << 20);
     expect(high.addresses.lowBlocks[1]).toBe(high.addresses.lowBlocks[0] + 2 ** 30);
     expect(high.addresses.batch).toBeGreaterThanOrEqual(2 ** 31);
     expect(high.addresses.url).toBeGreaterThanOrEqual(2 ** 31);
@@ -135,6 +137,51 @@ describe('adversarial robots.txt files finish with the right answers', () => {
     expect(robots.isAllowed(oneByteKeyPath(1 << 20, '~'), 'Bot')).toBe(false);
     expect(robots.isAllowed(oneByteKeyPath(1 << 20, '!'), 'Bot')).toBe(false);
     expect(robots.isAllowed('/a/b', 'Bot')).toBe(false);
+  });
+
+  it('21,375 rules /*aaaaa*b<N>: URLs of a\'s, every b<N> after or before aaaaa, and a path that makes the key pass give up', () => {
+    const { body, count } = sharedSegmentRules();
+    expect([count, body.length > 511 * 1024]).toEqual([21_375, true]);
+    const robots = RobotsTxt.parse(body, { maxBytes: Infinity });
+    const own = ownSegments(count);
+    const urls = [longUrl(2048), longUrl(), padded(`/aaaaa${own}`, 1 << 20), padded(`/${own}aaaaa`, 1 << 20), `/${'b1'.repeat(1 << 19)}`,
+      '/aaaaab21374', '/aaaaabx', '/b5aaaaa', '/xaaaaab5', '/aaaab5'];
+    const expected = [true, true, false, true, true, false, true, true, false, true];
+    expect(urls.map((url) => robots.isAllowed(url, 'Bot'))).toEqual(expected);
+    const matcher = robots.matcher('Bot');
+    expect(Array.from(matcher.checkMany(urls), (v) => v === 1)).toEqual(expected);
+    expect(Array.from(matcher.checkLines(new TextEncoder().encode(urls.join('\n'))), (v) => v === 1)).toEqual(expected);
+    // The oracle's position sets check the first 300 rules on shorter paths.
+    const head = body.split('\n').slice(0, 301).join('\n');
+    const oracle = new ReferenceRobots(head, 'Bot', 'rfc');
+    const short = RobotsTxt.parse(head);
+    for (const path of [`/aaaaa${own.slice(0, 1200)}`, `/${own.slice(0, 1200)}aaaaa`, `/${'a'.repeat(3000)}`, `/${'b2'.repeat(500)}aaaaab29`, '/aaaaab299', '/aaaaab300']) {
+      expect([path.slice(0, 40), short.isAllowed(path, 'Bot')]).toEqual([path.slice(0, 40), oracle.isAllowed(path)]);
+    }
+  });
+
+  it('18,183 rules /*b<N>*a*b<N>*c (or *d): every b<N> twice, c before, d between, or either at the end', () => {
+    for (const last of ['c', 'd'] as const) {
+      const { body, count } = repeatedSegmentRules(last);
+      expect(count).toBe(18_183);
+      const robots = RobotsTxt.parse(body, { maxBytes: Infinity });
+      const own = ownSegments(count);
+      // The bench's paths (1 MB, and 2 KB with the first 600 bytes of segments), then each with
+      // its last segment at the end too.
+      const long = repeatedSegmentPath(own, last, 1 << 20);
+      const short = repeatedSegmentPath(own.slice(0, 600), last, 2048);
+      const urls = [long, short, `${long}${last}`, `${short}${last}`, `/b7ab7${last}`, `/b7ab8${last}`, `/ab7b7${last}`];
+      const expected = [true, true, false, false, false, true, true];
+      expect([last, urls.map((url) => robots.isAllowed(url, 'Bot'))]).toEqual([last, expected]);
+      expect([last, Array.from(robots.matcher('Bot').checkMany(urls.slice(1)), (v) => v === 1)]).toEqual([last, expected.slice(1)]);
+      const head = body.split('\n').slice(0, 201).join('\n');
+      const oracle = new ReferenceRobots(head, 'Bot', 'rfc');
+      const few = repeatedSegmentPath(own.slice(0, 600), last, 1800);
+      const headRobots = RobotsTxt.parse(head);
+      for (const path of [few, `${few}${last}`, `/b199ab199${last}`]) {
+        expect([last, path.slice(0, 40), headRobots.isAllowed(path, 'Bot')]).toEqual([last, path.slice(0, 40), oracle.isAllowed(path)]);
+      }
+    }
   });
 
   it('100,000 rules in one group, and 100,000 groups', () => {

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Matcher, RobotsTxt } from '../src/index.js';
 import {
-  CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, HDR_CHECKSUM, HDR_ROOT_OFF, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, NODE_COUNT_MASK,
-  NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE,
+  AUTOMATON_FIRST_CHILD, AUTOMATON_NODES, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_AUTOMATA, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_LAZY,
+  HDR_CHECKSUM, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, KEY_RULE_COUNT, KEY_RULE_RECORD, KEY_RULE_WORD,
+  KEY_RULES_OFF, KEY_SIZE, NODE_COUNT_MASK, NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
+  RULE_PAT_END, RULE_SIZE, SEGMENTS_COUNT, SEGMENTS_KEYS,
 } from '../src/compile/layout.js';
 import { crc32c, imageChecksum, reseal } from './support/images.js';
+import { filterOf } from './support/table.js';
 
 const encoder = new TextEncoder();
 const body = 'user-agent: *\ndisallow: /private\nallow: /private/ok\ndisallow: /*.pdf$\ndisallow: /é\n';
@@ -98,7 +101,7 @@ describe('table images', () => {
   it('fromBytes rejects bytes that are not a table', () => {
     expect(() => Matcher.fromBytes(new Uint8Array(64))).toThrow(/bad magic/);
     const older = matcher.toBytes();
-    older[3] = 0x37; // "RWT7": the format before the checksum
+    older[3] = 0x37; // "RWT7": the format before the checksum and before every literal segment of a wildcard rule was a key
     expect(() => Matcher.fromBytes(older)).toThrow(/format version 7, this version reads 8: compile it again/);
     expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, HEADER_SIZE))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
@@ -141,6 +144,81 @@ describe('table images', () => {
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
     view.setUint32(child + NODE_LABEL_CHILDREN, childWord & ((1 << NODE_LABEL_SHIFT) - 1), true);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
+  });
+
+  /** A table of multi-segment wildcard rules (segment records, lazy keys), and with `keys` keys, automata. */
+  const segmented = (keys: number) => RobotsTxt.parse(`user-agent: *\n${Array.from({ length: keys }, (_, i) => `disallow: /*a!~${i}*/*x${i % 7}\n`).join('')}`).matcher('Bot');
+  /** The filter of an image: its offset, the keys' offset and count, and a view. */
+  const filterView = (image: Uint8Array) => {
+    const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
+    const filter = view.getUint32(HDR_FILTER_OFF, true);
+    return { view, filter, keys: view.getUint32(filter + FILTER_KEYS_OFF, true), keyCount: view.getUint32(filter + FILTER_KEY_COUNT, true) };
+  };
+  /** The first rule entry of `image` with a segment record, and that record. */
+  const firstRecord = (image: Uint8Array) => {
+    const { view, keys, keyCount } = filterView(image);
+    for (let k = 0; k < keyCount; k++) {
+      const list = view.getUint32(keys + k * KEY_SIZE + KEY_RULES_OFF, true);
+      for (let i = 0; i < view.getUint32(keys + k * KEY_SIZE + KEY_RULE_COUNT, true); i++) {
+        const word = view.getUint32(list + 8 * i + KEY_RULE_WORD, true);
+        if ((word & KEY_RULE_RECORD) !== 0) return { view, keyCount, wordAt: list + 8 * i + KEY_RULE_WORD, record: word & ~KEY_RULE_RECORD };
+      }
+    }
+    throw new Error('no segment record');
+  };
+
+  it('fromBytes rejects a segment record outside the image, of no segments, or naming no key', () => {
+    const matcher = segmented(4);
+    expect(matcher.isAllowed('/a!~2/x2')).toBe(false);
+    const damage = (change: (at: ReturnType<typeof firstRecord>) => void) => {
+      const image = matcher.toBytes();
+      change(firstRecord(image));
+      expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(key filter\)/);
+    };
+    damage(({ view, wordAt }) => view.setUint32(wordAt, (view.byteLength - 4) | KEY_RULE_RECORD, true));
+    damage(({ view, record }) => view.setUint32(record + SEGMENTS_COUNT, 0, true));
+    damage(({ view, record, keyCount }) => view.setUint32(record + SEGMENTS_KEYS + 4, keyCount, true));
+    const copy = Matcher.fromBytes(matcher.toBytes());
+    expect([copy.isAllowed('/a!~2/x2'), copy.isAllowed('/a!~2x2')]).toEqual([false, true]);
+  });
+
+  it('fromBytes rejects more lazy keys than one per ASCII byte', () => {
+    const matcher = segmented(4);
+    const image = matcher.toBytes();
+    const { view, filter, keyCount } = filterView(image);
+    expect(keyCount - view.getUint32(filter + FILTER_LAZY, true)).toBe(1); // '/'
+    view.setUint32(filter + FILTER_LAZY, 0, true);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(key filter\)/);
+  });
+
+  it('fromBytes rejects automata whose failure links point deeper, or whose keys end at nodes of another depth', () => {
+    // 600 keys of one gate pair: past its budget the key pass hands over to the automata.
+    const matcher = segmented(600);
+    // Rules a!~1, a!~10 and a!~100 need x1, x3 and x2 after a '/'.
+    const path = `/${'!~'.repeat(2000)}a!~100/x5`;
+    expect([matcher.isAllowed(path), matcher.isAllowed(`${path}x2`)]).toEqual([true, false]);
+    const automaton = (image: Uint8Array) => {
+      const { view, filter, keyCount } = filterView(image);
+      const at = view.getUint32(filter + FILTER_AUTOMATA, true);
+      expect(at).toBeGreaterThan(0);
+      const nodes = view.getUint32(at + AUTOMATON_NODES, true);
+      const first = at + AUTOMATON_FIRST_CHILD;
+      const fail = first + 4 * (nodes + 1);
+      return { view, nodes, fail, keyNode: fail + 8 * nodes, keyCount };
+    };
+    const image = matcher.toBytes();
+    const { view, nodes, fail } = automaton(image);
+    // The last node is a deepest one: pointing the failure link of node 1 (depth 1) at it.
+    view.setUint32(fail + 4, nodes - 1, true);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(key filter\)/);
+    const other = matcher.toBytes();
+    const { view: otherView, keyNode } = automaton(other);
+    // Key 0 ending at the root, as deep as no key is long.
+    otherView.setUint32(keyNode, 0, true);
+    expect(() => Matcher.fromBytes(reseal(other))).toThrow(/damaged \(key filter\)/);
+    const copy = Matcher.fromBytes(matcher.toBytes());
+    expect([copy.isAllowed(path), copy.isAllowed(`${path}x2`)]).toEqual([true, false]);
+    copy.dispose();
   });
 
   it('a root with only a "/" child is that child, and fromBytes accepts no other root label', () => {
@@ -255,7 +333,7 @@ describe('table image integrity', () => {
 
   it('the checksum is the CRC-32C of the image with its field zeroed; a loaded image exports the same bytes', () => {
     expect(crc32c(encoder.encode('123456789'))).toBe(0xe3069283); // CRC-32C's check value
-    expect(image.length).toBe(884);
+    expect(image.length).toBe(892);
     expect(view.getUint32(HDR_CHECKSUM, true)).toBe(imageChecksum(image));
     expect(view.getUint32(HDR_CHECKSUM, true)).not.toBe(0);
     const copy = Matcher.fromBytes(image);
@@ -331,13 +409,14 @@ describe('long patterns', () => {
     robots.dispose();
   });
 
-  it('a wildcard rule whose literal segment is longer than a filter key (64 KiB) is keyed by its start', () => {
-    // The segment's rarest byte pair, "QZ", lies past 64 KiB: a key of the whole segment would
-    // be looked for there.
+  it('a wildcard rule whose literal segment is longer than a filter key (64 KiB) is tried where its literal part ends', () => {
+    // Its segment's rarest byte pair, "QZ", lies past 64 KiB: no key can hold it, so the rule
+    // is not keyed (at most one rule per 64 KiB of file is so) and the walk tries it.
     const segment = `${'a'.repeat(70_000)}QZ`;
-    // Two wildcard rules: the filter is used.
+    // Two wildcard rules: the filter is used, for the other one.
     const robots = RobotsTxt.parse(`user-agent: *\ndisallow: /*${segment}\ndisallow: /*.pdf$\n`);
     const matcher = robots.matcher('Bot');
+    expect(filterOf(matcher.toBytes())?.keys).toEqual(['.pdf']);
     expect(matcher.isAllowed(`/p/${segment}/b`)).toBe(false);
     expect(matcher.isAllowed(`/p/${segment.slice(0, -1)}/b`)).toBe(true); // the key occurs, the rule does not match
     expect(matcher.isAllowed(`/p/${segment.slice(1)}`)).toBe(true);

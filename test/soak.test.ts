@@ -10,7 +10,12 @@ const BUDGET = 8 << 20;
 
 // First in this file: the memory they measure is this thread's from its start.
 describe.each(['none', 'drop-matcher'])('a synchronous loop that never disposes (%s): the table budget bounds memory', (release) => {
-  afterAll(() => setTableBudget(256 << 20));
+  // The tables of the dropped matchers the loop left resident go first (a budget of 0 evicts
+  // them all): the tests below count the blocks their own matchers hold.
+  afterAll(() => {
+    setTableBudget(0);
+    setTableBudget(256 << 20);
+  });
 
   it('50,000 files stay under the budget and the fixed areas, with every verdict right', async () => {
     const samples = await soak({ files: 50_000, every: 10_000, release, budget: BUDGET });
@@ -35,11 +40,11 @@ describe('memory over a crawler lifetime, keeping the last 1,000 matchers', () =
     // The 1,000 kept tables and the scratch blocks, nothing more; the bytes they hold stay put.
     for (const s of samples) expect(s.liveBlocks).toBeLessThanOrEqual(1010);
     expect(Math.abs(last.usedBytes - warm.usedBytes)).toBeLessThan(warm.usedBytes * 0.1);
-    // The memory holds that working set with room for fragmentation, and at most one growth
-    // step (by half, rounded up to whole 64 KiB pages) follows warm-up; npm run soak shows it
-    // flat over 1,000,000 files.
+    // The memory holds that working set with room for fragmentation, besides the kernel's own
+    // data (its fixed state, about 3 MiB), and at most one growth step (by half, rounded up to
+    // whole 64 KiB pages) follows warm-up; npm run soak shows it flat over 1,000,000 files.
     expect(last.wasmBytes).toBeLessThanOrEqual(warm.wasmBytes * 1.5 + 65536);
-    expect(last.wasmBytes).toBeLessThan(3 * last.usedBytes + (4 << 20));
+    expect(last.wasmBytes).toBeLessThan(3 * last.usedBytes + (8 << 20));
     expect(last.rssBytes - warm.rssBytes).toBeLessThan(32 * 2 ** 20);
   });
 

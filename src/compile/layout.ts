@@ -58,8 +58,9 @@ export const WILD_STRENGTH = 0;
 export const WILD_SIZE = 4;
 export const NO_KEY = 0xffffffff;
 
-// Key filter: which wildcard keys occur in a path, found in one SIMD pass. Each key of two or
-// more bytes has a gate: its least common byte pair; one-byte keys are their own gate.
+// Key filter: which literal segments of the wildcard rules occur in a path, and where first and
+// last, found in one SIMD pass. Each key of two or more bytes has a gate: its least common byte
+// pair; one-byte keys are their own gate.
 export const FILTER_KEY_COUNT = 0;
 export const FILTER_KEYS_OFF = 4;
 // Low byte: gate pairs hash to 1 << bits buckets; FILTER_EXACT_GATES: the gate tables hold the
@@ -68,19 +69,26 @@ export const FILTER_BUCKET_BITS = 8;
 export const FILTER_BUCKET_BITS_MASK = 0xff;
 export const FILTER_EXACT_GATES = 0x100;
 export const FILTER_BUCKETS_OFF = 12; // bucket b's keys are keys[buckets[b], buckets[b + 1])
-export const FILTER_SINGLES = 16; // one-byte keys are keys[FILTER_SINGLES, key count)
-export const FILTER_GATE1_LO = 20;
-export const FILTER_GATE1_HI = 36;
-export const FILTER_GATE2_LO = 52;
-export const FILTER_GATE2_HI = 68;
-export const FILTER_SIZE = 84;
-// Only when the filter has one-byte keys (FILTER_SINGLES < key count):
-export const FILTER_SINGLE_LO = 84;
-export const FILTER_SINGLE_HI = 100;
+export const FILTER_SINGLES = 16; // one-byte keys the pass looks for are keys[FILTER_SINGLES, FILTER_LAZY)
+// Keys no rule hangs off that most paths hold (one byte, such as '/', or a gate pair with a '/')
+// are keys[FILTER_LAZY, key count): looked for only when a rule needs them.
+export const FILTER_LAZY = 20;
+// The automata that find the keys when the pass gives up (assembly/automaton.ts), 0: none.
+export const FILTER_AUTOMATA = 24;
+export const FILTER_GATE1_LO = 28;
+export const FILTER_GATE1_HI = 44;
+export const FILTER_GATE2_LO = 60;
+export const FILTER_GATE2_HI = 76;
+export const FILTER_SIZE = 92;
+// Only when the filter has one-byte keys it looks for (FILTER_SINGLES < FILTER_LAZY):
+export const FILTER_SINGLE_LO = 92;
+export const FILTER_SINGLE_HI = 108;
 export const FILTER_SINGLES_SIZE = 32;
 export const FILTER_MIN_BUCKET_BITS = 1;
+/** Most lazy keys: each costs a path that needs it a search from each end. */
+export const MAX_LAZY_KEYS = 128;
 export const KEY_POOL_OFF = 0;
-export const KEY_RULES_OFF = 4; // the key's rules: KEY_RULE_SIZE each, ascending strength
+export const KEY_RULES_OFF = 4; // the rules that hang off the key: KEY_RULE_SIZE each, ascending strength
 export const KEY_RULE_COUNT = 8;
 // The rest are u16: a key is at most MAX_KEY_LEN bytes.
 export const KEY_LEN = 12;
@@ -90,15 +98,40 @@ export const KEY_GATE_PAIR = 16; // the gate's two bytes (first << 8 | second), 
 // gate offset, in byte order), which lets a bucket scan skip keys without comparing them.
 export const KEY_SHARED = 18;
 export const KEY_SIZE = 20;
-/** Longest key: a longer literal segment is keyed by its first MAX_KEY_LEN bytes. */
+/** Longest key: a rule with a longer literal segment is not keyed. */
 export const MAX_KEY_LEN = 0xffff;
 /** The bucket of a gate pair (b0 << 8 | b1) in a table of 1 << bits buckets. */
 export const GATE_HASH = 0x9e3779b1;
 export const KEY_RULE_STRENGTH = 0;
-export const KEY_RULE_LITERAL = 4; // length of the rule's literal part (its first '*')
+// A rule whose one segment is this key: literal length << 2 | KEY_RULE_ANCHORED; else the
+// offset of its segment record | KEY_RULE_RECORD (records are 4-aligned).
+export const KEY_RULE_WORD = 4;
+export const KEY_RULE_RECORD = 1;
+export const KEY_RULE_ANCHORED = 2; // the last segment must end the path (a final '$')
 export const KEY_RULE_SIZE = 8;
-/** Most keys a filter holds (the occurrence bitset is a fixed 8 KiB in the kernel). */
-export const MAX_FILTER_KEYS = 65536;
+// Segment record: literal length << 1 | anchored, segment count, then each segment's key index.
+export const SEGMENTS_LITERAL = 0;
+export const SEGMENTS_COUNT = 4;
+export const SEGMENTS_KEYS = 8;
+/**
+ * Most keys a filter holds: more than a 512,000-byte file can name (a segment takes a byte
+ * and a '*'). The per-check occurrence state is sized by it (FIRST and LAST positions, 8 bytes
+ * a key).
+ */
+export const MAX_FILTER_KEYS = 1 << 18;
+/**
+ * Key work the pass may do per byte of the path, beyond FILTER_WORK_SLACK, before it gives up
+ * (assembly/match.ts); a filter whose worst bucket costs at most this much never gives up.
+ */
+export const FILTER_WORK_PER_BYTE = 8;
+export const FILTER_WORK_SLACK = 4096;
+/** Past the budget, a filter of at most this many keys searches each; a larger one has automata. */
+export const AUTOMATA_MIN_KEYS = 512;
+// An automaton (assembly/automaton.ts): node count N, then first child (N + 1 u32), failure
+// link (N u32), output (N u32: the key of the nearest node on the failure chain that ends one,
+// or NO_KEY), key node (key count u32: where each key ends), edge bytes (N, padded to 4).
+export const AUTOMATON_NODES = 0;
+export const AUTOMATON_FIRST_CHILD = 4;
 
 export const NO_RULE = 0xffffffff;
 
@@ -157,3 +190,6 @@ export const RULE_IN_END = 4;
 export const RULE_IN_LINE = 8;
 export const RULE_IN_ALLOW = 12;
 export const RULE_IN_SIZE = 16;
+// compileTable's answer when its work area or table block is too small: compileNeed() bytes are.
+export const COMPILE_SHORT_OF_WORK = -1;
+export const COMPILE_SHORT_OF_TABLE = -2;

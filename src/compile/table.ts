@@ -2,11 +2,11 @@
 // is documented) normalises the patterns and writes the table straight into the block the
 // Matcher will own.
 
-import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
+import { COMPILE_SHORT_OF_WORK, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
 import { Matcher, type TableSource } from '../matcher.js';
 import type { KeptValues } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
-import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
+import { kernel, type Kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
 import { allocTable } from '../wasm/tables.js';
 
@@ -57,37 +57,59 @@ function compileTable(values: KeptValues, rules: readonly RuleInput[], mode: Mod
   const n = rules.length;
   const slice = hi - lo;
   const inputSize = slice + 4 + n * RULE_IN_SIZE;
-  const workSize = k.fn.compileWorkBytes(n, valueBytes);
-  const tableBound = k.fn.compileTableBytes(n, valueBytes);
-  // Refused before anything is allocated: the memory never shrinks once grown.
-  if (tableBound + inputSize + workSize > k.heap.limit) {
-    throw new RangeError(`robots-wasm: compiling ${n} rules of ${valueBytes} bytes needs ${tableBound + inputSize + workSize} bytes, more than the WebAssembly memory limit of ${k.heap.limit} bytes (setWasmMemoryLimit)`);
-  }
-  const table = allocTable(tableBound);
-  try {
-    // The input and the compiler's work area live in the reusable scratch block: a heap block
-    // of their own per compile costs an alloc and a free.
-    const scratch = k.scratch(inputSize + workSize);
-    if (typeof values === 'string') k.writeString(values.slice(lo, hi), scratch, 'latin1');
-    else k.u8.set(values.subarray(lo, hi), scratch);
-    // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
-    const rulesAt = scratch + alignUp(slice, 4);
-    const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));
-    for (let i = 0, at = 0; i < n; i++, at += RULE_IN_SIZE / 4) {
-      const r = rules[i];
-      words[at + RULE_IN_START / 4] = r.valueStart - lo;
-      words[at + RULE_IN_END / 4] = r.valueEnd - lo;
-      words[at + RULE_IN_LINE / 4] = r.line;
-      words[at + RULE_IN_ALLOW / 4] = r.allow ? 1 : 0;
+  // Enough for most files; rules with many literal segments, or a filter with automata, need
+  // more, which the kernel says (and then this compiles again).
+  let workSize = k.fn.compileWorkBytes(n, valueBytes);
+  let tableSize = k.fn.compileTableBytes(n, valueBytes);
+  for (;;) {
+    // Refused before anything is allocated: the memory never shrinks once grown.
+    if (tableSize + inputSize + workSize > k.heap.limit) {
+      throw new RangeError(`robots-wasm: compiling ${n} rules of ${valueBytes} bytes needs ${tableSize + inputSize + workSize} bytes, more than the WebAssembly memory limit of ${k.heap.limit} bytes (setWasmMemoryLimit)`);
     }
-    const size = k.fn.compileTable(scratch, rulesAt, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, table);
-    k.heap.shrink(table, size);
-    return table;
-  } catch (error) {
+    const table = allocTable(tableSize);
+    let size: number;
+    try {
+      size = compileInto(k, values, rules, lo, slice, inputSize, workSize, table, tableSize, mode);
+    } catch (error) {
+      k.heap.free(table);
+      throw error;
+    } finally {
+      // A large file's work area is not kept for the next compile.
+      k.trimScratch(SCRATCH_KEPT_BYTES);
+    }
+    if (size >= 0) {
+      k.heap.shrink(table, size);
+      return table;
+    }
     k.heap.free(table);
-    throw error;
-  } finally {
-    // A large file's work area is not kept for the next compile.
-    k.trimScratch(SCRATCH_KEPT_BYTES);
+    if (size === COMPILE_SHORT_OF_WORK) workSize = k.fn.compileNeed();
+    else tableSize = k.fn.compileNeed();
   }
+}
+
+/**
+ * One compileTable call: the rules' values and records go into the scratch block, followed by
+ * the work area; returns the table size or the kernel's COMPILE_SHORT_OF_* answer.
+ */
+function compileInto(
+  k: Kernel, values: KeptValues, rules: readonly RuleInput[], lo: number, slice: number, inputSize: number,
+  workSize: number, table: number, tableSize: number, mode: Mode,
+): number {
+  const n = rules.length;
+  // The input and the compiler's work area live in the reusable scratch block: a heap block
+  // of their own per compile costs an alloc and a free.
+  const scratch = k.scratch(inputSize + workSize);
+  if (typeof values === 'string') k.writeString(values.slice(lo, lo + slice), scratch, 'latin1');
+  else k.u8.set(values.subarray(lo, lo + slice), scratch);
+  // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
+  const rulesAt = scratch + alignUp(slice, 4);
+  const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));
+  for (let i = 0, at = 0; i < n; i++, at += RULE_IN_SIZE / 4) {
+    const r = rules[i];
+    words[at + RULE_IN_START / 4] = r.valueStart - lo;
+    words[at + RULE_IN_END / 4] = r.valueEnd - lo;
+    words[at + RULE_IN_LINE / 4] = r.line;
+    words[at + RULE_IN_ALLOW / 4] = r.allow ? 1 : 0;
+  }
+  return k.fn.compileTable(scratch, rulesAt, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, workSize, table, tableSize);
 }

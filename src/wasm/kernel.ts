@@ -22,7 +22,8 @@ export interface KernelExports {
   pathOf(url: number, len: number, how: number, dst: number): number;
   lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number): number;
   lexNext(): number;
-  compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, out: number): number;
+  compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number): number;
+  compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
   compileTableBytes(rules: number, bytes: number): number;
   validateTable(table: number, size: number, work: number): number;
@@ -31,6 +32,9 @@ export interface KernelExports {
   tableChecksum(table: number, size: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
   twoWaySearch(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
+  twoWaySearchBackward(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
+  lastIndexOfSegment(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
+  keyFilterCount(which: number): number;
 }
 
 let compiledModule: WebAssembly.Module | undefined;

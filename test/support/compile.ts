@@ -31,6 +31,28 @@ export function kernelTwoWay(haystack: Uint8Array, from: number, needle: Uint8Ar
   return k.fn.twoWaySearch(at, from, haystack.length, at + haystack.length, needle.length);
 }
 
+/**
+ * The kernel's backward searches: the rightmost index >= from of `needle` in `haystack`, or -1,
+ * by the two-way algorithm run backwards (`twoWay`) or by lastIndexOfSegment.
+ */
+export function kernelLastIndexOf(haystack: Uint8Array, from: number, needle: Uint8Array, twoWay: boolean): number {
+  const k = kernel();
+  const at = k.scratch(haystack.length + needle.length + 64) + 16;
+  k.u8.set(haystack, at);
+  k.u8.set(needle, at + haystack.length);
+  const search = twoWay ? k.fn.twoWaySearchBackward : k.fn.lastIndexOfSegment;
+  return search(at, from, haystack.length, at + haystack.length, needle.length);
+}
+
+/**
+ * The kernel's key filter counts so far: paths whose key pass gave up, keyed rules placed,
+ * segments searched for again after their first occurrence.
+ */
+export function keyFilterCounts(): { passesGivenUp: number; rulesPlaced: number; searches: number } {
+  const k = kernel();
+  return { passesGivenUp: k.fn.keyFilterCount(0), rulesPlaced: k.fn.keyFilterCount(1), searches: k.fn.keyFilterCount(2) };
+}
+
 /** The kernel's nibble tables for a byte set: [lo, hi]. */
 export function kernelNibbleTables(set: Iterable<number>): { lo: Uint8Array; hi: Uint8Array } {
   const k = kernel();

@@ -62,3 +62,28 @@ export function randomRobots(next: Rng): string {
   }
   return lines.join(pick(next, ['\n', '\r\n', '\r']));
 }
+
+// Literal segments that wildcard rules share, in both modes' spellings (escapes normalise to
+// other segments in rfc mode).
+const SEGMENTS = ['ab', 'b', 'a', '.php', '?id=', '%41', 'A', '%2F', '/', 'x/', '~', '%7e', 'é', 'ab$c', '.'];
+
+/**
+ * A random robots.txt of many wildcard rules whose literal segments repeat within and across
+ * rules, some anchored by '$', and URLs that hold those segments in any order.
+ */
+export function randomWildcardRobots(next: Rng): { body: string; urls: string[] } {
+  const lines = [`User-agent: ${pick(next, ['*', 'FooBot'])}`];
+  const count = 10 + Math.floor(next() * 60);
+  for (let i = 0; i < count; i++) {
+    const segments = Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(next, SEGMENTS));
+    const literal = pick(next, ['/', '/a', '/ab/', '', '/x']);
+    lines.push(`${next() < 0.35 ? 'Allow' : 'Disallow'}: ${literal}*${segments.join('*')}${next() < 0.3 ? '$' : next() < 0.2 ? '*' : ''}`);
+  }
+  const urls = Array.from({ length: 40 }, () => {
+    let path = pick(next, ['/', '/a', '/ab/', '/x']);
+    const pieces = Math.floor(next() * 10);
+    for (let i = 0; i < pieces; i++) path += next() < 0.7 ? pick(next, SEGMENTS) : pick(next, PATH_BYTES);
+    return next() < 0.2 ? `http://example.com${path}` : path;
+  });
+  return { body: lines.join('\n'), urls };
+}
