@@ -128,6 +128,11 @@ export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, s
   return r == RESULT_ROBOTS_TXT ? 1 : verdictOf(table, <u32>r);
 }
 
+/** The verdict (1 allow, 0 disallow) for the `urlLen`-byte URL at `url`: checkOne, without the rule. */
+export function verdictOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize): u8 {
+  return verdict(table, checkOne(table, url, urlLen, fetched, scratch));
+}
+
 /**
  * Verdicts (1 allow, 0 disallow) for `count` URLs stored in base[0, bytes); `spans` holds a
  * (offset from base, length) pair of u32 per URL; `fetched` as for decide. `scratch` needs

@@ -223,11 +223,17 @@ export class Matcher {
    * (RFC mode always does).
    */
   decide(url: string, fetched = false): number {
+    return this.#checkOne(url, fetched, false);
+  }
+
+  /** checkOne of the kernel for `url`: the deciding rule's number, or with `verdict` 1 (allowed) or 0. */
+  #checkOne(url: string, fetched: boolean, verdict: boolean): number {
     requireString(url, 'url');
     const table = this.#table();
     const k = kernel();
     const length = k.encodeUrl(url);
-    const result = k.fn.checkOne(table, k.urlAt, length, fetched ? 1 : 0, k.urlScratchAt);
+    const check = verdict ? k.fn.verdictOne : k.fn.checkOne;
+    const result = check(table, k.urlAt, length, fetched ? 1 : 0, k.urlScratchAt);
     // A huge URL's scratch is not kept.
     k.trimScratch(SCRATCH_KEPT_BYTES);
     return result;
@@ -259,7 +265,7 @@ export class Matcher {
 
   /** May the agent fetch `url` (a full URL or a path)? */
   isAllowed(url: string): boolean {
-    return this.#allows(this.decide(url));
+    return this.#checkOne(url, false, true) === 1;
   }
 
   /**
@@ -268,11 +274,7 @@ export class Matcher {
    * @internal
    */
   isAllowedAsFetched(url: string): boolean {
-    return this.#allows(this.decide(url, true));
-  }
-
-  #allows(r: number): boolean {
-    return r < 0 || (this.#kindOf(r) & KIND_ALLOW_BIT) !== 0;
+    return this.#checkOne(url, true, true) === 1;
   }
 
   /** The verdict for `url` and the compiled rule that decided it. */
@@ -315,7 +317,7 @@ export class Matcher {
       const count = batch.fill(urls, i, to);
       if (count === 0) {
         // One URL longer than a whole batch: checked alone with a scratch block of its size.
-        out[i] = this.#allows(this.decide(urls[i], fetched)) ? 1 : 0;
+        out[i] = this.#checkOne(urls[i], fetched, true);
         i++;
         continue;
       }

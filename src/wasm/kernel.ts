@@ -14,6 +14,7 @@ export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   checkOne(table: number, url: number, urlLen: number, fetched: number, scratch: number): number;
+  verdictOne(table: number, url: number, urlLen: number, fetched: number, scratch: number): number;
   checkSpans(table: number, base: number, bytes: number, spans: number, count: number, out: number, fetched: number, scratch: number): void;
   checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number): number;
   linesDisallowed(): number;
