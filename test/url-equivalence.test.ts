@@ -4,7 +4,7 @@
 // Every entry point is held to it (RobotsCache and the CLI's filter in google mode too), on
 // a table of spellings and on 100,000 generated URLs compared with Node's WHATWG URL parser.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,10 +138,14 @@ describe('a table of spellings: the verdict of the URL that is fetched', () => {
 
 describe('RobotsCache and the CLI filter match the fetched path, in both modes', () => {
   let sites: Site[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'robots-wasm-urls-'));
   beforeAll(async () => {
     sites = await startSites(1, serve(RULES));
   });
-  afterAll(() => stopSites(sites));
+  afterAll(async () => {
+    await stopSites(sites);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   /** The spellings on the server's origin, and the verdict of each fetched URL in `mode`. */
   function onServer(mode: Mode) {
@@ -169,7 +173,7 @@ describe('RobotsCache and the CLI filter match the fetched path, in both modes',
     const { urls, expected } = onServer(mode);
     // One URL per line: the spellings with CR or LF are not lines, and readline ends a line at CR.
     const lines = urls.map((url, i) => [url, expected[i]] as const).filter(([url]) => !/[\r\n]/.test(url));
-    const file = join(mkdtempSync(join(tmpdir(), 'robots-wasm-urls-')), 'urls.txt');
+    const file = join(dir, `urls-${mode}.txt`);
     writeFileSync(file, `${lines.map(([url]) => url).join('\n')}\n`);
     const out = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [CLI, 'filter', '--agent', 'Bot', '--mode', mode, file]);
