@@ -29,7 +29,7 @@
 //     parent, stored as an offset into the pool (labels are substrings of patterns). The
 //     root's label is empty, or "/" when every non-empty literal part starts with '/' and the
 //     empty one has no wildcard list: every path starts with '/', so the walk starts after the
-//     root's label, a node lower (bestRule on bcg: 257 -> 179 instructions per path). The "/"
+//     root's label, a node lower, with one step fewer per path. The "/"
 //     root then holds the empty literal's prefix rule and keyed rules too (its end rule, "$",
 //     matches no path), and keys are looked for from the path's start when it has keyed rules.
 //     label offset | label length << NODE_LABEL_SHIFT | NODE_DENSE | NODE_HAS_* bits | child
@@ -39,8 +39,8 @@
 //     the bits name, in this order: prefix rule, end rule, wildcard list length << 1 | keyed
 //     bit | wildcard list. The child area comes first, at a fixed offset, and an entry holds
 //     the child's label length, so that a walk looks up the next child while the node's
-//     fields are still being read (checkLines on the 10,000-rule bench table: 73 -> 67 ns per
-//     line). Most nodes hold one rule or none, so absent fields take no room.
+//     fields are still being read. Most nodes hold one rule or none, so absent fields take no
+//     room.
 //     - prefix rule: strongest rule that matches every path passing the node: its literal
 //       part is the node's path and nothing or only '*' (and a final '$') follows
 //     - end rule: strongest rule "this node's path + $" (matches when the path ends here)
@@ -1005,7 +1005,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   const slots = (maxLen + 1) * 2;
   if (slots <= STRENGTH_SLOTS_PER_RULE * ruleCount + STRENGTH_SLOTS_SLACK) {
     // A counting sort into slots by (length, kind), rules in file order within a slot: the
-    // merge sort of keys below took a tenth of a 3 KB file's compile (wayfair, instructions).
+    // merge sort of keys below was a good part of a small file's compile.
     const next = take(<usize>slots << 2);
     for (let j = 0; j < slots; j++) set(next, j, 0);
     for (let i = 0; i < m; i++) {

@@ -57,7 +57,7 @@ let tokenMask: u8 = TOKEN_LETTER;
 // Where the keys starting with each letter begin in KEYS (offset + 1; 0: none), filled by
 // initLexBytes. Keys that share a first letter are adjacent, so classifyKey tries only those:
 // most lines of an HTML page sent as robots.txt start with no key's letter, and trying all
-// twelve keys on them was 28% of readLine's instructions (scripts/wasm-instructions.mjs, renderotica).
+// twelve keys on them was a good part of reading such a page.
 const KEYS_BY_LETTER = memory.data(26);
 
 /** Kind (and LINE_FLAG_TYPO) of the key buf[start, end), by case-insensitive prefix. */

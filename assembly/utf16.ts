@@ -15,8 +15,8 @@ const TOP = memory.data<u16>([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]);
  * UTF-8.
  */
 // The units are read as one stream, 32 at a time, whatever string they belong to: ASCII
-// encodes the same in any string, and a pass per string cost a partly used step and a loop
-// exit per string (88 instructions per bcg bench URL, against 59.5). Where a string starts and
+// encodes the same in any string, and a pass per string costs a partly used step and a loop
+// exit per string. Where a string starts and
 // ends in the UTF-8 follows from its unit offsets, since every unit after the last non-ASCII
 // one is a byte; so spans are written when a non-ASCII unit is met (for the strings that end
 // before it) and at the end.

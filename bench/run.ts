@@ -423,8 +423,8 @@ async function main(): Promise<void> {
   }
   // The CLI and the pool first, each timed after a full collection (in runCli, runPool):
   // their child processes and worker threads would otherwise share the two cores with the
-  // garbage collector's background threads (measured: the CLI's per-URL ratio went from 1.8x
-  // in a fresh process to 3.6x at the end of a full run).
+  // garbage collector's background threads, which doubled the CLI's per-URL ratio at the end
+  // of a full run.
   const poolFile = files.find((f) => f.role === 'large')!;
   process.stderr.write('  cli...\n');
   const cli = runCli(poolFile);

@@ -118,10 +118,9 @@ export class RobotsPool {
     const verdicts = new Uint8Array(urls.length);
     const jobs: Promise<void>[] = [];
     // The calling thread packs URLs for the whole batch: it keeps a CPU of its own, or workers
-    // take turns with it (measured: two workers on two CPUs were no faster than one, and at
-    // times half as fast). A worker checked a packed URL in about 1.25x the time it took to
-    // pack one (before 85f9ca7 made both faster), so when every worker has a job waiting the
-    // calling thread checks a slice itself.
+    // take turns with it (two workers on two CPUs were no faster than one). Packing a URL
+    // costs about as much as checking it, so when every worker has a job waiting the calling
+    // thread checks a slice itself.
     const workers = this.#workers;
     for (let from = 0; from < urls.length; ) {
       let to: number;
@@ -156,9 +155,8 @@ export class RobotsPool {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     if (bytes.length < this.#minBytes) return matcher.checkLines(bytes);
     // As in checkMany, the calling thread keeps a CPU of its own: it copies the jobs out, and
-    // checks a slice itself whenever every worker has its jobs waiting (measured in the bench's
-    // pool group: 0.85-0.88 of two independent threads' speed with two workers and an idle
-    // calling thread, 0.91-0.96 with one worker and the calling thread).
+    // checks a slice itself whenever every worker has its jobs waiting (one worker and the
+    // calling thread beat two workers and an idle calling thread in the bench's pool group).
     const workers = this.#workers;
     const parts: (Uint8Array | Promise<Uint8Array>)[] = [];
     let start = 0;

@@ -1,15 +1,14 @@
 // Getting many JS strings into WebAssembly memory fast. A batch of URLs is joined into one
 // string and written into memory as UTF-16 by one call; the kernel turns it into UTF-8 and
-// finds where each URL starts (assembly/utf16.ts). A call per URL (TextEncoder.encodeInto)
-// cost more than matching it: measured 160-200 ns per URL of the benchmark against about
-// 70 ns for joining and writing a batch of 256. The region is allocated once per thread, so
-// batches of any size run in constant memory.
+// finds where each URL starts (assembly/utf16.ts): a call per URL (TextEncoder.encodeInto)
+// costs more than matching it. The region is allocated once per thread, so batches of any size
+// run in constant memory.
 //
 // A batch is as long as V8 allows a string to be without moving it to its large-object space:
 // the joined string is flattened into a new string by the write, and up to 64 Ki UTF-16 units
-// (128 KiB) it is a bump allocation in the young generation. Past that, joining and writing
-// cost 85-100 ns per URL instead of 20 (300,000 bench URLs, AMD host); below it, each halving
-// of the batch added 2-4 ns per URL (256 URLs: 27 ns; 1,024: 21 ns).
+// (128 KiB) it is a bump allocation in the young generation, while past that joining and
+// writing cost several times as much; a shorter batch pays the per-call cost more often
+// (bench/README.md has the figures).
 
 import { requireString } from '../args.js';
 import { bufferMapsBytes, urlScratchBytes, type Kernel } from './kernel.js';
