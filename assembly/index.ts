@@ -4,7 +4,8 @@
 // reads stay in bounds, and the bytes read are masked out.
 
 import {
-  HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, RESULT_ROBOTS_TXT, RULE_LINE, RULE_SIZE,
+  HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, PATH_REFERENCE, PATH_RFC, RESULT_ROBOTS_TXT, RULE_LINE,
+  RULE_SIZE,
 } from '../src/compile/layout';
 import { initClasses } from './bytes';
 import {
@@ -236,14 +237,10 @@ export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i3
   return normalizeInto(src, len, dst, how);
 }
 
-/** pathOf's readings of a URL. */
-const PATH_REFERENCE = 0;
-const PATH_RFC = 1;
-
 /**
  * Writes the path of a URL the way a check sees it to `dst` (4 * len + 8 bytes) and returns
  * its length: the reference's (PATH_REFERENCE), the request path normalised for RFC mode
- * (PATH_RFC), or the request path in fetch form (2).
+ * (PATH_RFC), or the request path in fetch form (PATH_FETCH).
  */
 export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
   if (how == PATH_REFERENCE) {

@@ -135,6 +135,12 @@ export const AUTOMATON_FIRST_CHILD = 4;
 
 export const NO_RULE = 0xffffffff;
 
+// How pathOf reads a URL (assembly/index.ts): as the reference extracts its path, as the
+// request path normalised for RFC mode, or as the request path in fetch form.
+export const PATH_REFERENCE = 0;
+export const PATH_RFC = 1;
+export const PATH_FETCH = 2;
+
 // Results of a single check, as returned by the kernel.
 // What checkLines writes per line of a buffer of URLs.
 export const LINES_VERDICTS = 0; // one byte: 1 allow, 0 disallow

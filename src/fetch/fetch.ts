@@ -110,7 +110,7 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * Throws a TypeError unless `value` can be sent as a header value: tab, printable ASCII and
  * Latin-1 only (a CR, LF or NUL, or a character past U+00FF, would make every request fail).
  */
-export function requireHeaderValue(value: unknown, name: string): asserts value is string {
+function requireHeaderValue(value: unknown, name: string): asserts value is string {
   if (typeof value !== 'string') throw new TypeError(`robots-wasm: ${name} must be a string`);
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);

@@ -3,6 +3,7 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
+import { PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../compile/layout.js';
 import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
@@ -10,10 +11,6 @@ import { asciiString } from '../wasm/strings.js';
 const NORMALIZE_PATTERN_RFC = 1;
 const NORMALIZE_PATTERN_GOOGLE = 2;
 
-/** The kernel's pathOf readings of a URL (assembly/index.ts). */
-const PATH_REFERENCE = 0;
-const PATH_RFC = 1;
-const PATH_FETCH = 2;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
