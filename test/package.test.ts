@@ -50,7 +50,7 @@ describe('the packed tarball', () => {
   it('ships the build, the license and small declarations, and nothing that points elsewhere', () => {
     expect(packed).toContain('LICENSE');
     expect(packed).toContain('dist/index.js');
-    expect(packed).toContain('dist/pool/pool.js');
+    expect(packed).toContain('dist/pool/index.js');
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     const binaryTypes = readFileSync(join(consumer, 'node_modules/robots-wasm/dist/wasm/binary.generated.d.ts'), 'utf8');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizePath, RobotsCache, RobotsTxt, type Mode } from '../dist/index.js';
-import { RobotsPool } from '../dist/pool/pool.js';
+import { RobotsPool } from '../dist/pool/index.js';
 import { requestPath } from '../dist/url/path.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
 import { pick, rng, type Rng } from './support/random.js';
