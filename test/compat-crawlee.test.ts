@@ -1,5 +1,6 @@
 // robots-wasm/crawlee: crawlee's RobotsTxtFile over fetchRobotsTxt, against real servers on
 // 127.0.0.1 (every RFC 9309 2.3.1 access result), and from() on given content.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsFile, RobotsTxtFile } from '../src/compat/crawlee.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
@@ -152,5 +153,66 @@ describe('RobotsTxtFile.from', () => {
   it('is exported under crawlee\'s former name too', () => {
     expect(RobotsFile).toBe(RobotsTxtFile);
     expect(RobotsFile.from('https://shop.example/robots.txt', 'User-agent: *\nDisallow: /\n').isAllowed('https://shop.example/a')).toBe(false);
+  });
+});
+
+// The example's robots.txt module (examples/crawlee/robots.mjs), run as the example runs it,
+// against a server on 127.0.0.1; crawler.mjs itself needs crawlee, which the repository does
+// not install.
+describe('examples/crawlee', () => {
+  const root = new URL('../', import.meta.url);
+  const example = new URL('examples/crawlee/', root);
+  const SPECIFIER = "from 'robots-wasm/crawlee'";
+
+  /** robots.mjs, importable from here: until package.json exports `robots-wasm/crawlee`, its import names the built module. */
+  async function loadExample(): Promise<{ siteRules: (url: string) => Promise<SiteRules>; USER_AGENT: string }> {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, unknown> };
+    let source = readFileSync(new URL('robots.mjs', example), 'utf8');
+    expect(source.split(SPECIFIER)).toHaveLength(2);
+    if (pkg.exports['./crawlee'] === undefined) source = source.replace(SPECIFIER, `from '${new URL('dist/compat/crawlee.js', root).href}'`);
+    const dir = new URL('build/examples/crawlee/', root);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(new URL('robots.mjs', dir), source);
+    return import(new URL('robots.mjs', dir).href);
+  }
+
+  interface SiteRules {
+    allows: (url: string) => boolean;
+    maxRequestsPerMinute: number | undefined;
+    sitemaps: string[];
+  }
+
+  it('the crawler takes its rules from robots.mjs, and crawlee is a dependency of the example only', () => {
+    const crawler = readFileSync(new URL('crawler.mjs', example), 'utf8');
+    expect(crawler).toContain("import { siteRules, USER_AGENT } from './robots.mjs';");
+    expect(crawler).toContain('rules.allows(link.url)');
+    const own = JSON.parse(readFileSync(new URL('package.json', example), 'utf8')) as { dependencies: Record<string, string> };
+    const main = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { dependencies?: Record<string, string>; devDependencies: Record<string, string> };
+    expect(Object.keys(own.dependencies).sort()).toEqual(['crawlee', 'robots-wasm']);
+    expect({ ...main.dependencies, ...main.devDependencies }.crawlee).toBe(undefined);
+  });
+
+  it("follows the site's rules for its agent, and its crawl-delay", async () => {
+    const { siteRules, USER_AGENT } = await loadExample();
+    let agent = '';
+    a.handler = (req, res) => {
+      agent = req.headers['user-agent'] ?? '';
+      res.end(`User-agent: *\nDisallow: /\n\nUser-agent: ExampleCrawler\nDisallow: /private\nCrawl-delay: 2\nSitemap: ${a.origin}/sitemap.xml\n`);
+    };
+    const rules = await siteRules(`${a.origin}/start`);
+    expect(agent).toBe(USER_AGENT);
+    expect([rules.allows(`${a.origin}/start`), rules.allows(`${a.origin}/private/1`), rules.allows(`${a.origin}/robots.txt`)]).toEqual([true, false, true]);
+    expect(rules.maxRequestsPerMinute).toBe(30);
+    expect(rules.sitemaps).toEqual([`${a.origin}/sitemap.xml`]);
+  });
+
+  it('crawls everything of a site without robots.txt, nothing of a failing one', async () => {
+    const { siteRules } = await loadExample();
+    a.handler = serve('', {}, 404);
+    const missing = await siteRules(a.origin);
+    expect([missing.allows(`${a.origin}/private/1`), missing.maxRequestsPerMinute, missing.sitemaps]).toEqual([true, undefined, []]);
+    a.handler = serve('', {}, 503);
+    const failing = await siteRules(a.origin);
+    expect([failing.allows(`${a.origin}/`), failing.maxRequestsPerMinute]).toEqual([false, undefined]);
   });
 });
