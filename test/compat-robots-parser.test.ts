@@ -1,6 +1,6 @@
 // robots-wasm/robots-parser: robots-parser 3.0.1's interface with RFC 9309 verdicts. Its
 // documented behaviour as concrete cases, a differential against robots-parser itself on the
-// corpus, and each difference of docs/robots-parser-differences.md with both answers.
+// corpus, and each difference the README lists with both answers.
 import { createRequire } from 'node:module';
 import type { Robot as TheirRobot } from 'robots-parser';
 import { describe, expect, it } from 'vitest';
@@ -149,7 +149,7 @@ describe("robots-parser's documented behaviour", () => {
 // ---- The differential ----------------------------------------------------------------------
 //
 // Both libraries answer for the same file text, agents and URLs, and must agree wherever no
-// difference of docs/robots-parser-differences.md applies. What is left out, and why:
+// difference the README lists applies. What is left out, and why:
 //   URLs: any character outside PLAIN (the libraries normalise percent-encoding and non-ASCII
 //     differently), and /robots.txt (always allowed here).
 //   (agent, URL) pairs decided, in either library, by a rule that holds a character outside
@@ -313,7 +313,7 @@ describe('differential against robots-parser on the corpus', () => {
   });
 });
 
-// ---- The differences (docs/robots-parser-differences.md), with both answers --------------
+// ---- The differences (listed in the README), with both answers --------------
 
 /** [ours, robots-parser's] answer of `ask` for a file. */
 function both<T>(contents: string, ask: (robot: Robot) => T): [T, T] {

@@ -51,6 +51,8 @@ describe('the packed tarball', () => {
     expect(packed).toContain('LICENSE');
     expect(packed).toContain('dist/index.js');
     expect(packed).toContain('dist/pool/index.js');
+    expect(packed).toContain('dist/compat/robots-parser.js');
+    expect(packed).toContain('dist/compat/crawlee.js');
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     const binaryTypes = readFileSync(join(consumer, 'node_modules/robots-wasm/dist/wasm/binary.generated.d.ts'), 'utf8');
@@ -73,11 +75,16 @@ describe('consumers of the installed package', () => {
     expect(run(process.execPath, ['quick-start.mjs'], consumer).trimEnd().split('\n')).toEqual(expectedOutput(code));
   });
 
-  it('loads with require() from a .cjs file, the pool entry included', () => {
+  it('loads with require() from a .cjs file, every entry point included', () => {
     writeFileSync(
       join(consumer, 'consumer.cjs'),
       `const { RobotsTxt, init } = require('robots-wasm');
        const { RobotsPool } = require('robots-wasm/pool');
+       const robotsParser = require('robots-wasm/robots-parser');
+       const { RobotsTxtFile } = require('robots-wasm/crawlee');
+       const old = robotsParser('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /private\\n');
+       console.log(typeof robotsParser, old.isAllowed('https://example.com/private/a', 'Bot'), old.isAllowed('https://other.example/', 'Bot'));
+       console.log(RobotsTxtFile.from('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /x\\n').isAllowed('https://example.com/x'));
        const robots = RobotsTxt.parse('User-agent: *\\nDisallow: /private\\n');
        init().then(async () => {
          const pool = new RobotsPool({ threads: 1, minUrls: 1 });
@@ -86,7 +93,7 @@ describe('consumers of the installed package', () => {
          console.log(robots.isAllowed('https://example.com/private/a', 'Bot'), robots.isAllowed('https://example.com/a', 'Bot'), verdicts.join(','));
        });`,
     );
-    expect(run(process.execPath, ['consumer.cjs'], consumer).trim()).toBe('false true 0,1');
+    expect(run(process.execPath, ['consumer.cjs'], consumer).trim().split('\n')).toEqual(['function false undefined', 'false', 'false true 0,1']);
   });
 
   it('compiles and runs as a TypeScript "module": "nodenext" CommonJS build', () => {
@@ -100,9 +107,11 @@ describe('consumers of the installed package', () => {
     writeFileSync(
       join(project, 'src/main.ts'),
       `import { RobotsTxt, type Explanation } from 'robots-wasm';
+       import robotsParser = require('robots-wasm/robots-parser');
        const robots = RobotsTxt.parse('User-agent: *\\nDisallow: /private\\n');
        const why: Explanation = robots.explain('/private/a', 'Bot');
-       console.log(why.allowed, why.rule?.line, robots.matcher('Bot').checkMany(['/a', '/private']).join(','));`,
+       const old: boolean | undefined = robotsParser('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /x\\n').isAllowed('https://example.com/x');
+       console.log(why.allowed, why.rule?.line, robots.matcher('Bot').checkMany(['/a', '/private']).join(','), old);`,
     );
     // The installed package, by a link: the consumer's node_modules resolves it as any package.
     rmSync(join(project, 'node_modules'), { recursive: true, force: true });
@@ -110,7 +119,7 @@ describe('consumers of the installed package', () => {
     execFileSync('cp', ['-r', join(consumer, 'node_modules/robots-wasm'), join(project, 'node_modules/')]);
     run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
     expect(readFileSync(join(project, 'out/main.js'), 'utf8')).toMatch(/require\("robots-wasm"\)/);
-    expect(run(process.execPath, ['out/main.js'], project).trim()).toBe('false 2 1,0');
+    expect(run(process.execPath, ['out/main.js'], project).trim()).toBe('false 2 1,0 false');
   });
 
   it('runs a RobotsPool from an application bundled into one file for Node', async () => {

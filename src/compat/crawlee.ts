@@ -5,7 +5,8 @@
 // parseUrlsFromSitemaps) are left out: they return crawlee's own Sitemap class.
 
 import { fetchRobotsTxt, type FetchRobotsOptions } from '../fetch/fetch.js';
-import robotsParser, { robotFor, type Robot } from './robots-parser.js';
+import { robotFor, type Robot } from './robot.js';
+import robotsParser from './robots-parser.js';
 
 /** Options of RobotsTxtFile.find(): how fetchRobotsTxt fetches (crawlee's proxyUrl and httpClient are refused). */
 export type RobotsTxtFileFindOptions = Pick<FetchRobotsOptions, 'userAgent' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'fetch' | 'allowRedirect' | 'signal'>;
