@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// npm run test:runtimes: the packed package imported by name under Deno and Bun (and required
+// from CommonJS under Node) gives the same answers to test/runtimes/checks.mjs as under Node.
+// Deno and Bun come from the npm registry on demand into node_modules/.cache, so that a plain
+// `npm install` of the project does not fetch two runtimes it rarely needs.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { assertSameAnswers } from '../test/runtimes/compare.mjs';
+import { answersFrom, installPacked, ROOT, run } from '../test/runtimes/packed.mjs';
+
+/** The runtimes' npm packages, each shipping its binary in a platform package. */
+const RUNTIMES = { deno: '^2.9.6', bun: '^1.4.5' };
+const CACHE = join(ROOT, 'node_modules', '.cache', 'robots-wasm-runtimes');
+
+/** Installs (or confirms) the runtimes in CACHE and returns the path of each binary. */
+function installRuntimes() {
+  mkdirSync(CACHE, { recursive: true });
+  writeFileSync(join(CACHE, 'package.json'), `${JSON.stringify({ name: 'robots-wasm-runtimes', private: true, dependencies: RUNTIMES }, null, 2)}\n`);
+  const started = performance.now();
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: CACHE });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const bin = Object.fromEntries(Object.keys(RUNTIMES).map((name) => [name, join(CACHE, 'node_modules', '.bin', name)]));
+  const versions = Object.entries(bin).map(([name, path]) => `${name} ${run(path, ['--version']).split('\n')[0].replace(/^deno /, '')}`);
+  console.log(`runtimes: ${versions.join(', ')} (npm install in node_modules/.cache: ${seconds} s)`);
+  return bin;
+}
+
+// Deno and Bun must not check for updates or report anything over the network.
+const quiet = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', DO_NOT_TRACK: '1', NO_COLOR: '1' };
+
+const bin = installRuntimes();
+const app = installPacked();
+let passed = 0;
+let failed = 0;
+try {
+  const expected = answersFrom(app.dir, process.execPath, ['answers.mjs']);
+  const runs = [
+    ['node (init)', process.execPath, ['answers.mjs', '--init']],
+    ['node (require)', process.execPath, ['answers.cjs']],
+    ['deno', bin.deno, ['run', 'answers.mjs']],
+    ['deno (init)', bin.deno, ['run', 'answers.mjs', '--init']],
+    ['bun', bin.bun, ['answers.mjs']],
+    ['bun (init)', bin.bun, ['answers.mjs', '--init']],
+  ];
+  for (const [name, command, args] of runs) {
+    try {
+      console.log(assertSameAnswers(name, expected, answersFrom(app.dir, command, args, { env: quiet })));
+      passed++;
+    } catch (error) {
+      failed++;
+      console.error(error.message);
+    }
+  }
+} finally {
+  app.remove();
+}
+// Read by .ci/run, which adds these runs to the test totals.
+console.log(`runtimes: ${passed} passed, ${failed} failed`);
+if (failed > 0) process.exitCode = 1;
