@@ -16,12 +16,14 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'robots-wasm-runtimes');
 /** Installs (or confirms) the runtimes in CACHE and returns the path of each binary. */
 function installRuntimes() {
   mkdirSync(CACHE, { recursive: true });
-  writeFileSync(join(CACHE, 'package.json'), `${JSON.stringify({ name: 'robots-wasm-runtimes', private: true, dependencies: RUNTIMES }, null, 2)}\n`);
+  // Bun's postinstall puts its binary in place of a placeholder; Deno's links its binary.
+  const allowScripts = { deno: true, bun: true };
+  writeFileSync(join(CACHE, 'package.json'), `${JSON.stringify({ name: 'robots-wasm-runtimes', private: true, dependencies: RUNTIMES, allowScripts }, null, 2)}\n`);
   const started = performance.now();
   run('npm', ['install', '--no-audit', '--no-fund'], { cwd: CACHE });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const bin = Object.fromEntries(Object.keys(RUNTIMES).map((name) => [name, join(CACHE, 'node_modules', '.bin', name)]));
-  const versions = Object.entries(bin).map(([name, path]) => `${name} ${run(path, ['--version']).split('\n')[0].replace(/^deno /, '')}`);
+  const versions = Object.entries(bin).map(([name, path]) => `${name} ${run(path, ['--version']).match(/\d+\.\d+\.\d+/)[0]}`);
   console.log(`runtimes: ${versions.join(', ')} (npm install in node_modules/.cache: ${seconds} s)`);
   return bin;
 }
