@@ -1,4 +1,5 @@
-// The public surface of robots-wasm: re-exports only.
+// The public surface of robots-wasm, for every runtime: re-exports only. Node-only parts have
+// entry points of their own (robots-wasm/pool).
 
 export { RobotsTxt, type GroupInfo, type GroupSelection, type RuleInfo } from './robots-txt.js';
 export { Matcher, type DecidingRule, type Explanation } from './matcher.js';
@@ -6,8 +7,7 @@ export { type Mode, type ParseOptions, DEFAULT_MAX_BYTES } from './robots/option
 export { type RobotsBody } from './robots/body.js';
 export { isValidProductToken, productToken } from './robots/agent.js';
 export { getPathParamsQuery, normalizePath, escapePattern } from './url/path.js';
-export { RobotsPool, type PoolOptions } from './pool/pool.js';
-export { setWasmMemoryLimit } from './wasm/kernel.js';
+export { init, setWasmMemoryLimit } from './wasm/kernel.js';
 export { setTableBudget, wasmMemoryStats, type WasmMemoryStats } from './wasm/tables.js';
 export { type HeapStats } from './wasm/memory.js';
 export { fetchRobotsTxt, type FetchRobotsOptions, type RobotsFetchResult, type RobotsStatus } from './fetch/fetch.js';

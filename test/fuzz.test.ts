@@ -7,7 +7,8 @@
 //     oracle agrees, and explain names a rule that really matches
 //   - Robots-Tag / X-Robots-Tag values and HTML: random and mutated, never a throw
 import { afterAll, describe, expect, it } from 'vitest';
-import { Matcher, parseRobotsMeta, parseRobotsTag, RobotsPool, RobotsTxt, urlControls, type Mode } from '../dist/index.js';
+import { Matcher, parseRobotsMeta, parseRobotsTag, RobotsTxt, urlControls, type Mode } from '../dist/index.js';
+import { RobotsPool } from '../dist/pool/index.js';
 import { urlsForPattern } from '../scripts/corpus-check.mjs';
 import { ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';

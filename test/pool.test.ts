@@ -1,12 +1,12 @@
-// RobotsPool runs its workers from the built package (worker threads load dist/pool/worker.js),
-// so these tests use dist/, which `npm test` builds first.
+// RobotsPool and the Matchers it is given must share one kernel module, as they do in the
+// package: these tests import both from dist/, which `npm test` builds first.
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Matcher, RobotsPool, RobotsTxt, setTableBudget } from '../dist/index.js';
-import { packedJobSize } from '../dist/pool/pool.js';
+import { Matcher, RobotsTxt, setTableBudget } from '../dist/index.js';
+import { packedJobSize, RobotsPool } from '../dist/pool/pool.js';
 import { corpusFile } from './support/fixtures.js';
 import { randomPath, rng } from './support/random.js';
 
@@ -182,7 +182,8 @@ describe('RobotsPool details', () => {
 
   it('a program that never closes its pool still exits', () => {
     const script = `
-      import { RobotsPool, RobotsTxt } from 'robots-wasm';
+      import { RobotsTxt } from 'robots-wasm';
+      import { RobotsPool } from 'robots-wasm/pool';
       const pool = new RobotsPool({ threads: 2, cpus: 3, minUrls: 10, jobUrls: 100, minBytes: 100, jobBytes: 1000 });
       const matcher = RobotsTxt.parse('user-agent: *\\ndisallow: /a\\n').matcher('Bot');
       const urls = Array.from({ length: 1000 }, (_, i) => i % 2 ? '/a' : '/b');

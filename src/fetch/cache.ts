@@ -9,6 +9,7 @@
 // by default) treated as unavailable, i.e. allowed (2.3.1.4) - the choice Google makes too.
 
 import { integerOption, requireString } from '../args.js';
+import { toBase64 } from '../encoding.js';
 import type { Matcher } from '../matcher.js';
 import { RobotsTxt } from '../robots-txt.js';
 import {
@@ -275,7 +276,7 @@ export class RobotsCache {
       if (r === undefined) continue;
       entries.push({
         status: r.status, origin, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects, fetchedAt: r.fetchedAt,
-        expiresAt: r.expiresAt, error: r.error, body: r.body === undefined ? undefined : Buffer.from(r.body).toString('base64'),
+        expiresAt: r.expiresAt, error: r.error, body: r.body === undefined ? undefined : toBase64(r.body),
         etag: r.etag, lastModified: r.lastModified, unreachableSince: entry.unreachableSince,
       });
     }

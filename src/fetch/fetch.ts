@@ -7,8 +7,9 @@
 //   unreachable 5xx, 429, network/DNS/TLS errors, timeouts: disallow all
 // 429 is "unreachable", as Google does: it says "slow down", not "there is no file", and
 // reading it as permission to crawl everything would answer a rate limit with more load.
-// Requests go out through node:http(s) (transport.ts), which decodes gzip, deflate and br
-// strictly: a body that does not decode to its end is a failed download, not a shorter file.
+// Requests go out through node:http(s) where the runtime has it (transport-node.ts), which
+// decodes gzip, deflate and br strictly: a body that does not decode to its end is a failed
+// download, not a shorter file. Browsers use the platform fetch (transport-web.ts).
 // The limit applies to the decoded bytes, so a compressed bomb is cut like any long body.
 // Every call ends within timeoutMs, whatever the transport does with its abort signal.
 
@@ -18,7 +19,8 @@ import { DEFAULT_MAX_BYTES, resolveParseOptions, type Mode } from '../robots/opt
 import { RobotsTxt } from '../robots-txt.js';
 import { explicitFreshnessMs, freshnessMs, MAX_TTL_MS } from './freshness.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
-import { nodeGet, type HttpGet, type HttpResponse } from './transport.js';
+import { defaultGet } from '#transport';
+import type { HttpGet, HttpResponse } from './http.js';
 
 /** The access result of RFC 9309 2.3.1. */
 export type RobotsStatus = 'ok' | 'unavailable' | 'unreachable';
@@ -33,9 +35,10 @@ export interface FetchRobotsOptions {
   /** Redirects followed; one more makes the file unavailable (RFC 9309 2.3.1.2). Default 5. */
   maxRedirects?: number;
   /**
-   * The fetch implementation; default: node:http(s), with bodies decoded strictly. A fetch
-   * given here must decode strictly too: the platform fetch reads a compressed body cut
-   * short as whole. Must support `redirect: 'manual'`.
+   * The fetch implementation; default: node:http(s) with bodies decoded strictly where the
+   * runtime has it (Node, Deno, Bun), else the platform fetch. A fetch given here must decode
+   * strictly too: the platform fetch reads a compressed body cut short as whole. Must support
+   * `redirect: 'manual'`.
    */
   fetch?: typeof globalThis.fetch;
   /**
@@ -139,7 +142,7 @@ export function resolveFetchOptions(options: FetchRobotsOptions = {}): ResolvedF
     timeoutMs,
     maxBytes: integerOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, 0),
     maxRedirects: integerOption(options.maxRedirects, 'maxRedirects', 5, 0),
-    get: options.fetch ?? nodeGet,
+    get: options.fetch ?? defaultGet,
     allowRedirect: options.allowRedirect,
     signal: options.signal,
     mode,

@@ -6,6 +6,7 @@
 
 import type { RobotsCacheRecord } from './cache.js';
 import { originOf } from './origin.js';
+import { fromBase64 } from '../encoding.js';
 
 /** What a record may claim, at the time it is read. */
 export interface SnapshotLimits {
@@ -58,9 +59,8 @@ function describe(value: unknown): string {
  */
 function bodyOf(value: unknown, ok: boolean): Uint8Array | undefined | string {
   if (!ok) return value === undefined ? undefined : 'absent (only ok entries have a body)';
-  const bytes = typeof value === 'string' ? Buffer.from(value, 'base64') : undefined;
-  if (bytes === undefined || bytes.toString('base64') !== value) return 'the robots.txt bytes as base64';
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  const bytes = typeof value === 'string' ? fromBase64(value) : undefined;
+  return bytes ?? 'the robots.txt bytes as base64';
 }
 
 /** Checks one entry; returns it with only its known fields and expiresAt clamped. */

@@ -12,7 +12,8 @@ import { concatBytes, lineChunkEnd } from '../bytes.js';
 import type { Matcher } from '../matcher.js';
 import type { WorkerBatch, WorkerRequest, WorkerResponse, WorkerSetup, WorkerStats } from './protocol.js';
 import type { PackedUrls } from '../wasm/batch.js';
-import { kernel } from '../wasm/kernel.js';
+import { kernel, wasmModule } from '../wasm/kernel.js';
+import { WORKER_SOURCE } from './worker-source.generated.js';
 import { resident } from '../wasm/tables.js';
 
 export interface PoolOptions {
@@ -275,8 +276,9 @@ export class RobotsPool {
   #slot(): Slot {
     const workers = this.#workers;
     if (this.#slots.length < workers) {
-      const setup: WorkerSetup = { tableBudget: resident.budget };
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: setup });
+      const setup: WorkerSetup = { tableBudget: resident.budget, module: wasmModule() };
+      // From source, not a file path: a bundled application has no worker file beside it.
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: setup });
       worker.unref();
       const slot: Slot = { worker, tables: new Map(), jobs: new Map() };
       worker.on('message', (response: WorkerResponse) => this.#settle(slot, response));

@@ -7,6 +7,8 @@ import type { WasmMemoryStats } from '../wasm/tables.js';
 export interface WorkerSetup {
   /** The table budget of the thread that started the pool (setTableBudget). */
   tableBudget: number;
+  /** The kernel's compiled module, so that the worker does not compile it again. */
+  module: WebAssembly.Module;
 }
 
 /** Calling thread -> worker. */

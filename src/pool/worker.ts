@@ -1,13 +1,16 @@
-// A RobotsPool worker: holds the tables it was sent (as Matchers over its own WebAssembly
+// A RobotsPool worker (bundled into a string by scripts/build-worker.mjs): holds the tables it was sent (as Matchers over its own WebAssembly
 // instance, under the table budget of the thread that started the pool) and answers jobs:
 // buffers of lines, or packed URLs.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Matcher } from '../matcher.js';
+import { adoptWasmModule } from '../wasm/kernel.js';
 import { setTableBudget, wasmMemoryStats } from '../wasm/tables.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './protocol.js';
 
-setTableBudget((workerData as WorkerSetup).tableBudget);
+const setup = workerData as WorkerSetup;
+adoptWasmModule(setup.module);
+setTableBudget(setup.tableBudget);
 
 const tables = new Map<number, Matcher>();
 const port = parentPort!;

@@ -5,6 +5,7 @@
 
 import { agentKey, asciiLower } from './agent.js';
 import { asciiString } from '../wasm/strings.js';
+import { latin1Bytes, latin1Text } from '../encoding.js';
 import type { Mode } from './options.js';
 import {
   KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT_GLOBAL,
@@ -92,7 +93,7 @@ const STRING_VALUES_MAX = 32 * 1024;
 
 /** The bytes values[start, end) (see RobotsStructure.values). */
 function valueBytes(values: KeptValues, start: number, end: number): Uint8Array {
-  return typeof values === 'string' ? Buffer.from(values.slice(start, end), 'latin1') : values.subarray(start, end);
+  return typeof values === 'string' ? latin1Bytes(values.slice(start, end)) : values.subarray(start, end);
 }
 
 /** The text of values[start, end) (see RobotsStructure.values), decoded as UTF-8. */
@@ -159,15 +160,9 @@ class ValueRuns {
     const runs = this.#runs;
     let size = 0;
     for (let r = 0; r < runs.length; r += 2) size += runs[r + 1] - runs[r];
-    if (size > STRING_VALUES_MAX) {
-      const values = new Uint8Array(size);
-      for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) values.set(bytes.subarray(runs[r], runs[r + 1]), at);
-      return values;
-    }
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    let values = '';
-    for (let r = 0; r < runs.length; r += 2) values += body.toString('latin1', runs[r], runs[r + 1]);
-    return values;
+    const values = new Uint8Array(size);
+    for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) values.set(bytes.subarray(runs[r], runs[r + 1]), at);
+    return size > STRING_VALUES_MAX ? values : latin1Text(values);
   }
 }
 

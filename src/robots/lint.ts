@@ -52,7 +52,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   const resolved = resolveParseOptions(options);
   const prepared = prepareBody(body, resolved);
   // A string body is still in kernel scratch memory, which the checks below reuse.
-  const bytes = typeof body === 'string' ? Buffer.from(prepared.bytes) : prepared.bytes;
+  const bytes = typeof body === 'string' ? prepared.bytes.slice() : prepared.bytes;
   const out: Diagnostic[] = [];
   const add = (line: number, severity: Severity, code: string, message: string) => out.push({ line, severity, code, message });
   const text = (start: number, end: number) => decoder.decode(bytes.subarray(start, end));

@@ -5,6 +5,7 @@
 import { WASM_BASE64 } from './binary.generated.js';
 import { BatchArea } from './batch.js';
 import { Heap } from './memory.js';
+import { stringWriter, type StringWriter } from '../encoding.js';
 
 /**
  * The module's exports (integers and pointers only; see assembly/index.ts). An address is a
@@ -47,10 +48,45 @@ function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-/** The compiled WebAssembly.Module (a few KB, compiled synchronously on first use). */
+/** The compiled WebAssembly.Module (compiled synchronously on first use unless init() did it). */
 export function wasmModule(): WebAssembly.Module {
   compiledModule ??= new WebAssembly.Module(decodeBase64(WASM_BASE64));
   return compiledModule;
+}
+
+/**
+ * Internal (pool workers): uses a module compiled by another thread, so that a worker neither
+ * compiles the binary again nor carries a copy of it.
+ */
+export function adoptWasmModule(module: WebAssembly.Module): void {
+  compiledModule ??= module;
+}
+
+let initializing: Promise<void> | undefined;
+
+/**
+ * Compiles and instantiates the WebAssembly kernel asynchronously; later calls return the same
+ * promise. Without it the first use compiles synchronously, which a browser's main thread may
+ * refuse for large modules or a CSP may forbid: await it once before using the library there.
+ * @example
+ * import { init, RobotsTxt } from 'robots-wasm';
+ * await init();
+ * const robots = RobotsTxt.parse('User-agent: *\nDisallow: /private\n');
+ * console.log(robots.isAllowed('https://example.com/private/x', 'ExampleBot')); // → false
+ */
+export function init(): Promise<void> {
+  initializing ??= instantiate().catch((error: unknown) => {
+    initializing = undefined;
+    throw error;
+  });
+  return initializing;
+}
+
+async function instantiate(): Promise<void> {
+  if (threadKernel !== undefined) return;
+  compiledModule ??= await WebAssembly.compile(decodeBase64(WASM_BASE64));
+  const instance = await WebAssembly.instantiate(compiledModule, {});
+  threadKernel ??= new Kernel(instance);
 }
 
 const encoder = new TextEncoder();
@@ -95,12 +131,11 @@ export class Kernel {
    * old buffer is detached and a view of it has length 0, so scratchView makes a new one.
    */
   #scratchView: Uint8Array | undefined;
-  /** The whole memory as a Buffer, for its string writer; replaced when the memory grows. */
-  #memoryBuffer: Buffer | undefined;
+  /** Writes strings into the whole memory; replaced when the memory grows. */
+  #writer: StringWriter | undefined;
   #batch: BatchArea | undefined;
 
-  constructor(module: WebAssembly.Module) {
-    const instance = new WebAssembly.Instance(module, {});
+  constructor(instance: WebAssembly.Instance) {
     this.fn = instance.exports as unknown as KernelExports;
     this.u8 = new Uint8Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
@@ -110,7 +145,7 @@ export class Kernel {
   private refreshViews(): void {
     this.u8 = new Uint8Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
-    this.#memoryBuffer = undefined;
+    this.#writer = undefined;
   }
 
   /**
@@ -118,8 +153,8 @@ export class Kernel {
    * 'utf16le' two bytes per UTF-16 unit. The caller has made room for it.
    */
   writeString(text: string, at: number, encoding: 'latin1' | 'utf16le'): void {
-    this.#memoryBuffer ??= Buffer.from(this.fn.memory.buffer);
-    this.#memoryBuffer.write(text, at, encoding);
+    this.#writer ??= stringWriter(this.fn.memory.buffer);
+    this.#writer.write(text, at, encoding);
   }
 
   /** The region checkMany encodes batches into (allocated on first use). */
@@ -195,6 +230,6 @@ export function setWasmMemoryLimit(bytes: number): void {
 
 /** This thread's kernel, created on first use. */
 export function kernel(): Kernel {
-  threadKernel ??= new Kernel(wasmModule());
+  threadKernel ??= new Kernel(new WebAssembly.Instance(wasmModule(), {}));
   return threadKernel;
 }

@@ -17,5 +17,6 @@ declare namespace WebAssembly {
     grow(pages: number): number;
   }
   function compile(bytes: BufferSource): Promise<Module>;
+  function instantiate(module: Module, imports?: Record<string, Record<string, unknown>>): Promise<Instance>;
 }
 type BufferSource = ArrayBufferView | ArrayBuffer;

@@ -1,4 +1,4 @@
-// The HTTP transport fetchRobotsTxt uses unless it is given a `fetch`: one GET over node:http
+// The default transport where there is node:http (Node, Deno, Bun): one GET over node:http
 // or node:https, with the body decoded strictly. The platform fetch decodes gzip, deflate and
 // br leniently: a compressed stream cut short ends as if it were whole, so a robots.txt cut
 // after "Disallow: /" and before its Allow lines, or inside the stream's header (an empty
@@ -9,16 +9,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-
-/** What the access method reads of a response: the platform fetch's Response has it too. */
-export interface HttpResponse {
-  readonly status: number;
-  readonly headers: { get(name: string): string | null };
-  readonly body: ReadableStream<Uint8Array> | null;
-}
-
-/** A GET the access method sends: what it needs of fetch(), redirects never followed. */
-export type HttpGet = (url: string, init: { headers: Record<string, string>; signal: AbortSignal; redirect: 'manual' }) => Promise<HttpResponse>;
+import type { HttpGet } from './http.js';
 
 /** Content codings decoded here; a response with another is passed on as it came, as fetch does. */
 const DECODERS: Record<string, (source: Readable) => Readable> = {
@@ -73,7 +64,7 @@ function hasNoBody(status: number): boolean {
  * GET `url` over node:http(s): the response's status, headers and strictly decoded body.
  * Rejects like fetch() does when no response arrives (network, DNS, TLS, abort).
  */
-export const nodeGet: HttpGet = (url, init) =>
+export const defaultGet: HttpGet = (url, init) =>
   new Promise((resolve, reject) => {
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;

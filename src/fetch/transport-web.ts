@@ -1,0 +1,13 @@
+// The default transport where there is no node:http (browsers, web workers, edge runtimes):
+// the platform fetch. It decodes compressed bodies leniently (see transport-node.ts), and a
+// page may not see redirects: there `redirect: 'manual'` yields an opaque response, so the
+// request is sent again letting the browser follow them.
+
+import type { HttpGet } from './http.js';
+
+/** GET `url` with the platform fetch. */
+export const defaultGet: HttpGet = async (url, init) => {
+  const response = await fetch(url, init);
+  if (response.type !== 'opaqueredirect') return response;
+  return fetch(url, { ...init, redirect: 'follow' });
+};

@@ -1,0 +1,135 @@
+// The package as a consumer gets it: `npm pack`, installed into a fresh folder, then used from
+// an ES module (the README's quick start), a CommonJS file, a TypeScript "module": "nodenext"
+// CommonJS build, and an application bundled for Node that runs a RobotsPool.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let work: string;
+let consumer: string;
+let packed: string[];
+let installLog: string;
+
+function run(file: string, args: string[], cwd: string): string {
+  return execFileSync(file, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The ```js block under a README heading. */
+function readmeBlock(heading: string): string {
+  const section = readme.slice(readme.indexOf(`## ${heading}\n`));
+  return /```js\n([\s\S]*?)```/.exec(section)![1];
+}
+
+function expectedOutput(code: string): string[] {
+  return [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1]);
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'robots-wasm-package-'));
+  const [info] = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root)) as { filename: string; files: { path: string }[] }[];
+  packed = info.files.map((f) => f.path);
+  consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  const install = spawnSync(npm, ['install', '--no-audit', '--no-fund', join(work, info.filename)], { cwd: consumer, encoding: 'utf8' });
+  expect(install.status).toBe(0);
+  installLog = install.stdout + install.stderr;
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed tarball', () => {
+  it('ships the build, the license and small declarations, and nothing that points elsewhere', () => {
+    expect(packed).toContain('LICENSE');
+    expect(packed).toContain('dist/index.js');
+    expect(packed).toContain('dist/pool/index.js');
+    expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
+    const binaryTypes = readFileSync(join(consumer, 'node_modules/robots-wasm/dist/wasm/binary.generated.d.ts'), 'utf8');
+    expect(binaryTypes.length).toBeLessThan(200);
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/robots-wasm/package.json'), 'utf8'));
+    expect(manifest.repository).toBeDefined();
+    expect(manifest.homepage).toBeDefined();
+    expect(manifest.keywords).toContain('robots.txt');
+  });
+
+  it('installs without warnings', () => {
+    expect(installLog).not.toMatch(/warn/i);
+  });
+});
+
+describe('consumers of the installed package', () => {
+  it("runs the README's quick start as an ES module", () => {
+    const code = readmeBlock('Quick start');
+    writeFileSync(join(consumer, 'quick-start.mjs'), code);
+    expect(run(process.execPath, ['quick-start.mjs'], consumer).trimEnd().split('\n')).toEqual(expectedOutput(code));
+  });
+
+  it('loads with require() from a .cjs file, the pool entry included', () => {
+    writeFileSync(
+      join(consumer, 'consumer.cjs'),
+      `const { RobotsTxt, init } = require('robots-wasm');
+       const { RobotsPool } = require('robots-wasm/pool');
+       const robots = RobotsTxt.parse('User-agent: *\\nDisallow: /private\\n');
+       init().then(async () => {
+         const pool = new RobotsPool({ threads: 1, minUrls: 1 });
+         const verdicts = await pool.checkMany(robots.matcher('Bot'), ['/private/a', '/public']);
+         await pool.close();
+         console.log(robots.isAllowed('https://example.com/private/a', 'Bot'), robots.isAllowed('https://example.com/a', 'Bot'), verdicts.join(','));
+       });`,
+    );
+    expect(run(process.execPath, ['consumer.cjs'], consumer).trim()).toBe('false true 0,1');
+  });
+
+  it('compiles and runs as a TypeScript "module": "nodenext" CommonJS build', () => {
+    const project = join(work, 'ts-consumer');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'ts-consumer', private: true, type: 'commonjs' }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, outDir: 'out', rootDir: 'src', types: [] } }),
+    );
+    writeFileSync(
+      join(project, 'src/main.ts'),
+      `import { RobotsTxt, type Explanation } from 'robots-wasm';
+       const robots = RobotsTxt.parse('User-agent: *\\nDisallow: /private\\n');
+       const why: Explanation = robots.explain('/private/a', 'Bot');
+       console.log(why.allowed, why.rule?.line, robots.matcher('Bot').checkMany(['/a', '/private']).join(','));`,
+    );
+    // The installed package, by a link: the consumer's node_modules resolves it as any package.
+    rmSync(join(project, 'node_modules'), { recursive: true, force: true });
+    mkdirSync(join(project, 'node_modules'));
+    execFileSync('cp', ['-r', join(consumer, 'node_modules/robots-wasm'), join(project, 'node_modules/')]);
+    run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
+    expect(readFileSync(join(project, 'out/main.js'), 'utf8')).toMatch(/require\("robots-wasm"\)/);
+    expect(run(process.execPath, ['out/main.js'], project).trim()).toBe('false 2 1,0');
+  });
+
+  it('runs a RobotsPool from an application bundled into one file for Node', async () => {
+    writeFileSync(
+      join(consumer, 'app.mjs'),
+      `import { RobotsTxt } from 'robots-wasm';
+       import { RobotsPool } from 'robots-wasm/pool';
+       const pool = new RobotsPool({ threads: 2, cpus: 3, minUrls: 10, jobUrls: 100 });
+       const matcher = RobotsTxt.parse('user-agent: *\\ndisallow: /a\\n').matcher('Bot');
+       const urls = Array.from({ length: 1000 }, (_, i) => (i % 2 ? '/a' : '/b'));
+       const verdicts = await pool.checkMany(matcher, urls);
+       console.log(verdicts.reduce((a, b) => a + b, 0), pool.startedWorkers);
+       await pool.close();`,
+    );
+    const out = join(work, 'bundled');
+    mkdirSync(out);
+    await build({ entryPoints: [join(consumer, 'app.mjs')], bundle: true, platform: 'node', format: 'esm', outfile: join(out, 'app.mjs'), logLevel: 'warning' });
+    // Nothing but the bundle beside it: no worker file to find.
+    expect(readdirSync(out)).toEqual(['app.mjs']);
+    expect(run(process.execPath, [join(out, 'app.mjs')], out).trim()).toBe('500 2');
+  });
+});
