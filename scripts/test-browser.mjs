@@ -63,6 +63,9 @@ async function serve(files) {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    } else if (path === '/favicon.ico') {
+      // Chromium asks every new page for one; a 404 would be logged as a console error.
+      res.writeHead(204).end();
     } else if (files[path] !== undefined) {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(files[path]);
     } else {
@@ -81,7 +84,7 @@ async function pageAnswers(browser, origin, query) {
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      if (message.type() === 'error') problems.push(`console error: ${message.text()} (${message.location().url})`);
     });
     page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
     await page.goto(`${origin}/${query}`, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
@@ -126,7 +129,7 @@ try {
       passed++;
     } catch (error) {
       failed++;
-      console.error(`${name}: ${error.message}`);
+      console.error(error.message.startsWith(name) ? error.message : `${name}: ${error.message}`);
     }
   }
 } catch (error) {

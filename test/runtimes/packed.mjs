@@ -10,7 +10,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 /** The entry files copied next to the installed package. */
-const ENTRIES = ['checks.mjs', 'answers.mjs', 'answers.cjs', 'page.mjs', 'worker.mjs'];
+const ENTRIES = ['checks.mjs', 'answers.mjs', 'page.mjs', 'worker.mjs'];
 
 /** Runs a command, its output shown only when it fails. */
 export function run(command, args, options = {}) {
