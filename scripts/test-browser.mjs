@@ -6,11 +6,11 @@
 // worker. Any page error or console error fails the test.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertSameAnswers } from '../test/runtimes/compare.mjs';
 import { answersFrom, installPacked } from '../test/runtimes/packed.mjs';
+import { startServer } from '../test/runtimes/server.mjs';
 
 // playwright-core never downloads a browser itself; this keeps any tool it calls from trying.
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
@@ -56,26 +56,6 @@ async function bundle(dir) {
   }
 }
 
-/** Serves the page and its bundles on 127.0.0.1 at a free port. */
-async function serve(files) {
-  const html = '<!doctype html><html><head><meta charset="utf-8"><title>robots-wasm</title><script type="module" src="/page.js"></script></head><body></body></html>';
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-    } else if (path === '/favicon.ico') {
-      // Chromium asks every new page for one; a 404 would be logged as a console error.
-      res.writeHead(204).end();
-    } else if (files[path] !== undefined) {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(files[path]);
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${server.address().port}` };
-}
-
 /** Loads the page with `query` in a fresh context and returns its answers; page errors throw. */
 async function pageAnswers(browser, origin, query) {
   const context = await browser.newContext();
@@ -107,8 +87,9 @@ let failed = 0;
 let browser;
 let server;
 try {
-  const files = await bundle(app.dir);
-  const expected = answersFrom(app.dir, process.execPath, ['answers.mjs']);
+  const site = await startServer(await bundle(app.dir));
+  server = site.server;
+  const expected = await answersFrom(app.dir, process.execPath, ['answers.mjs', `--origin=${site.origin}`]);
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -116,8 +97,6 @@ try {
     // No sandbox as root; no background traffic to hosts this machine cannot reach.
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const site = await serve(files);
-  server = site.server;
   const runs = [
     ['browser (init)', '?init'],
     ['browser', ''],

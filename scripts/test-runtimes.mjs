@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { assertSameAnswers } from '../test/runtimes/compare.mjs';
 import { answersFrom, installPacked, ROOT, run } from '../test/runtimes/packed.mjs';
+import { startServer } from '../test/runtimes/server.mjs';
 
 /** The runtimes' npm packages, each shipping its binary in a platform package. */
 const RUNTIMES = { deno: '^2.9.6', bun: '^1.4.5' };
@@ -34,20 +35,24 @@ const quiet = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', 
 
 const bin = installRuntimes();
 const app = installPacked();
+const { server, origin } = await startServer();
 let passed = 0;
 let failed = 0;
 try {
-  const expected = answersFrom(app.dir, process.execPath, ['answers.mjs']);
+  const at = `--origin=${origin}`;
+  const expected = await answersFrom(app.dir, process.execPath, ['answers.mjs', at]);
+  // Deno may reach the harness's server and nothing else.
+  const deno = [bin.deno, ['run', '--allow-net=127.0.0.1', 'answers.mjs', at]];
   const runs = [
-    ['node (init)', process.execPath, ['answers.mjs', '--init']],
-    ['deno', bin.deno, ['run', 'answers.mjs']],
-    ['deno (init)', bin.deno, ['run', 'answers.mjs', '--init']],
-    ['bun', bin.bun, ['answers.mjs']],
-    ['bun (init)', bin.bun, ['answers.mjs', '--init']],
+    ['node (init)', process.execPath, ['answers.mjs', at, '--init']],
+    ['deno', ...deno],
+    ['deno (init)', deno[0], [...deno[1], '--init']],
+    ['bun', bin.bun, ['answers.mjs', at]],
+    ['bun (init)', bin.bun, ['answers.mjs', at, '--init']],
   ];
   for (const [name, command, args] of runs) {
     try {
-      console.log(assertSameAnswers(name, expected, answersFrom(app.dir, command, args, { env: quiet })));
+      console.log(assertSameAnswers(name, expected, await answersFrom(app.dir, command, args, { env: quiet })));
       passed++;
     } catch (error) {
       failed++;
@@ -55,6 +60,7 @@ try {
     }
   }
 } finally {
+  server.close();
   app.remove();
 }
 // Read by .ci/run, which adds these runs to the test totals.

@@ -182,11 +182,35 @@ function parsedFile(lib, body, mode) {
 }
 
 /**
+ * fetchRobotsTxt of `origin`, whose server answers /robots.txt with ROBOTS_TXT gzipped and
+ * `max-age=600`: the runtime's default transport (#transport) at work. Times are kept as the
+ * freshness they give, and the origin (its port changes between runs) as a placeholder.
+ */
+async function fetched(lib, origin) {
+  const result = await lib.fetchRobotsTxt(`${origin}/any/page?x=1`);
+  return {
+    status: result.status,
+    origin: result.origin.replace(origin, '<origin>'),
+    httpStatus: result.httpStatus,
+    finalUrl: result.finalUrl.replace(origin, '<origin>'),
+    redirects: result.redirects,
+    freshnessMs: result.expiresAt - result.fetchedAt,
+    error: result.error ?? null,
+    bodyBytes: result.body?.length ?? null,
+    etag: result.etag ?? null,
+    revalidated: result.revalidated,
+    sitemaps: result.robots.sitemaps,
+    verdicts: AGENTS.map((agent) => list(result.robots.matcher(agent).checkMany(URLS))),
+  };
+}
+
+/**
  * Runs every check against `lib`, the robots-wasm module namespace, and returns the answers.
  * With `init: true`, awaits `lib.init()` first (the asynchronous compile a page should use);
- * without it the kernel is compiled synchronously on first use.
+ * without it the kernel is compiled synchronously on first use. With `origin`, fetches that
+ * origin's robots.txt (see fetched()).
  */
-export async function runChecks(lib, { init = false } = {}) {
+export async function runChecks(lib, { init = false, origin } = {}) {
   if (init) {
     if (typeof lib.init !== 'function') throw new Error('robots-wasm exports no init()');
     await lib.init();
@@ -231,6 +255,8 @@ export async function runChecks(lib, { init = false } = {}) {
   out.urlControlsBytesHtml = controlsObject(lib.urlControls({ html: encoder.encode(RESPONSE.html) }, 'ExampleBot', { now: NOW }));
   out.parseRobotsTag = ruleObject(lib.parseRobotsTag(RESPONSE.headers['X-Robots-Tag'], { field: 'x-robots-tag' }).rulesFor('ExampleBot'));
   out.parseRobotsMeta = ruleObject(lib.parseRobotsMeta(RESPONSE.html).rulesFor('otherbot'));
+
+  if (origin !== undefined) out.fetchRobotsTxt = await fetched(lib, origin);
 
   const robots = lib.RobotsTxt.parse(ROBOTS_TXT);
   out.misuse = [

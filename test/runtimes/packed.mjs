@@ -1,10 +1,11 @@
 // The package as a user gets it: `npm pack`ed and installed by name into a temporary
 // application folder, beside copies of the entry files that import it by that name. Node only.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -49,9 +50,17 @@ export function installPacked() {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The answers of `answers.mjs` (or another entry) run by `command` in the application folder. */
-export function answersFrom(dir, command, args, options = {}) {
-  const stdout = run(command, args, { cwd: dir, ...options });
+/**
+ * The answers `answers.mjs` prints when `command` runs it (with `args`) in the application
+ * folder. Asynchronous, so that a server in this process can answer the runtime's requests.
+ */
+export async function answersFrom(dir, command, args, options = {}) {
+  let stdout;
+  try {
+    ({ stdout } = await promisify(execFile)(command, args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20, ...options }));
+  } catch (error) {
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${error.code}):\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
   try {
     return JSON.parse(stdout);
   } catch {

@@ -1,6 +1,7 @@
 // The browser page of the runtime tests: imports robots-wasm by name (bundled like an
 // application's code) and leaves its answers, as JSON, where the harness reads them. `?init`
-// awaits init() first; `?worker` runs the checks in a module worker instead.
+// awaits init() first; `?worker` runs the checks in a module worker instead. The robots.txt
+// fetched is the page's own origin's.
 import * as lib from 'robots-wasm';
 import { runChecks } from './checks.mjs';
 
@@ -15,4 +16,4 @@ function inWorker() {
   });
 }
 
-window.robotsAnswers = params.has('worker') ? inWorker() : runChecks(lib, { init: params.has('init') }).then((answers) => JSON.stringify(answers));
+window.robotsAnswers = params.has('worker') ? inWorker() : runChecks(lib, { init: params.has('init'), origin: location.origin }).then((answers) => JSON.stringify(answers));

@@ -5,7 +5,7 @@ import { runChecks } from './checks.mjs';
 
 self.onmessage = async ({ data }) => {
   try {
-    self.postMessage({ json: JSON.stringify(await runChecks(lib, { init: data.init })) });
+    self.postMessage({ json: JSON.stringify(await runChecks(lib, { init: data.init, origin: self.location.origin })) });
   } catch (error) {
     self.postMessage({ error: String(error?.stack ?? error) });
   }
