@@ -6,7 +6,7 @@ import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
 import { Matcher, type Explanation } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
-import { buildGroups, groupsFor, sitemapUrls, valueText, type RobotsStructure } from './robots/groups.js';
+import { buildGroups, groupsFor, sitemapUrls, valueText, valueTexts, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 
 /** What a rule's and a group's records cost in the JS heap, about (RobotsTxt.retainedBytes). */
@@ -69,6 +69,15 @@ export class RobotsTxt {
   get sitemaps(): readonly string[] {
     this.#sitemaps ??= Object.freeze(sitemapUrls(this.#structure.values, this.#structure.sitemapRanges));
     return this.#sitemaps;
+  }
+
+  /**
+   * Values of the `Host:` records (Yandex's preferred host, which RFC 9309 does not define), as
+   * written, in file order: no verdict depends on them.
+   */
+  get hosts(): readonly string[] {
+    const { values, hostRanges } = this.#structure;
+    return Object.freeze(valueTexts(values, hostRanges));
   }
 
   /**
@@ -191,10 +200,10 @@ export class RobotsTxt {
    * @internal
    */
   get retainedBytes(): number {
-    const { values, rules, groups, sitemapRanges } = this.#structure;
+    const { values, rules, groups, sitemapRanges, hostRanges } = this.#structure;
     let tables = 0;
     for (const matcher of this.#matchers.values()) if (!matcher.disposed) tables += matcher.byteLength;
-    return values.length + RULE_RECORD_BYTES * rules.length + GROUP_RECORD_BYTES * groups.length + 8 * sitemapRanges.length + tables;
+    return values.length + RULE_RECORD_BYTES * rules.length + GROUP_RECORD_BYTES * groups.length + 8 * (sitemapRanges.length + hostRanges.length) + tables;
   }
 
   /** Frees the tables of every matcher this file compiled. */

@@ -209,6 +209,22 @@ describe('sitemaps', () => {
   });
 });
 
+describe('hosts', () => {
+  it('lists Host values as written, in file order, from anywhere in the file, empty ones included', () => {
+    const text = 'Host: First.example\nuser-agent: *\nHOST:  mirror.example:8080 # comment\ndisallow: /x\nhost:\nhosts: not.this\n';
+    const robots = RobotsTxt.parse(text);
+    expect(robots.hosts).toEqual(['First.example', 'mirror.example:8080', '']);
+    expect(Object.isFrozen(robots.hosts)).toBe(true);
+    expect(RobotsTxt.parse('user-agent: *\ndisallow: /\n').hosts).toEqual([]);
+  });
+
+  it('changes no verdict and does not end a group', () => {
+    const withHost = RobotsTxt.parse('user-agent: a\nhost: example.com\nuser-agent: b\ndisallow: /x\n');
+    expect([withHost.isAllowed('/x', 'a'), withHost.isAllowed('/x', 'b'), withHost.isAllowed('/y', 'a')]).toEqual([false, false, true]);
+    expect(withHost.groups).toEqual(RobotsTxt.parse('user-agent: a\n\nuser-agent: b\ndisallow: /x\n').groups);
+  });
+});
+
 describe('crawlDelay', () => {
   const robots = RobotsTxt.parse(
     'user-agent: *\ncrawl-delay: 10\ndisallow: /x\n\nuser-agent: slowbot\nCrawl-Delay: 2.5\nuser-agent: fastbot\ndisallow:\n' +

@@ -49,6 +49,8 @@ export interface RobotsStructure {
   groups: GroupRecord[];
   /** Byte ranges (start, end pairs) of the sitemap values in `values`, in file order. */
   sitemapRanges: number[];
+  /** Byte ranges (start, end pairs) of the `Host:` values in `values`, in file order. */
+  hostRanges: number[];
   /** Group indices by lowercased product token. */
   agentGroups: Map<string, number[]>;
   /** Indices of the groups a `*` line names. */
@@ -69,6 +71,14 @@ function isCrawlDelayKey(bytes: Uint8Array, start: number, end: number): boolean
     k++;
   }
   return k === want.length;
+}
+
+/** The key is `host` (any case): Yandex's preferred-host record, which robots-parser reports. */
+function isHostKey(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== 4) return false;
+  // `| 0x20` lowercases a letter, and turns no other byte into one of these four.
+  for (let i = 0; i < 4; i++) if ((bytes[start + i] | 0x20) !== 'host'.charCodeAt(i)) return false;
+  return true;
 }
 
 /** A non-negative decimal number (`10`, `0.5`), or undefined; no exponents, signs or hex. */
@@ -101,18 +111,16 @@ export function valueText(values: KeptValues, start: number, end: number): strin
   return decoder.decode(valueBytes(values, start, end));
 }
 
+/** The texts of the value ranges (start, end pairs) of `values`, in order. */
+export function valueTexts(values: KeptValues, ranges: readonly number[]): string[] {
+  const texts: string[] = [];
+  for (let i = 0; i < ranges.length; i += 2) texts.push(valueText(values, ranges[i], ranges[i + 1]));
+  return texts;
+}
+
 /** The absolute sitemap URLs among the recorded values, as written, each once, in file order. */
 export function sitemapUrls(values: KeptValues, ranges: readonly number[]): string[] {
-  const seen = new Set<string>();
-  const urls: string[] = [];
-  for (let i = 0; i < ranges.length; i += 2) {
-    const url = valueText(values, ranges[i], ranges[i + 1]);
-    if (hasScheme(url) && !seen.has(url)) {
-      seen.add(url);
-      urls.push(url);
-    }
-  }
-  return urls;
+  return [...new Set(valueTexts(values, ranges).filter(hasScheme))];
 }
 
 function hasScheme(text: string): boolean {
@@ -174,6 +182,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   const rules: RuleRecord[] = [];
   const groups: GroupRecord[] = [];
   const sitemapRanges: number[] = [];
+  const hostRanges: number[] = [];
   const agentGroups = new Map<string, number[]>();
   const globalGroups: number[] = [];
   const kept = new ValueRuns();
@@ -225,14 +234,20 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
       } else if (kind === KIND_SITEMAP) {
         const at = kept.keep(valueStart, valueEnd);
         sitemapRanges.push(at, at + valueEnd - valueStart);
-      } else if (current !== undefined && current.crawlDelay === undefined) {
+      } else {
+        // Other records: a group's first crawl-delay, and Host values (a file-wide record).
         const keyStart = records[at + keyStartAt];
         const keyEnd = records[at + keyEndAt];
-        if (isCrawlDelayKey(bytes, keyStart, keyEnd)) current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
+        if (isHostKey(bytes, keyStart, keyEnd)) {
+          const at = kept.keep(valueStart, valueEnd);
+          hostRanges.push(at, at + valueEnd - valueStart);
+        } else if (current !== undefined && current.crawlDelay === undefined && isCrawlDelayKey(bytes, keyStart, keyEnd)) {
+          current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
+        }
       }
     }
   });
-  return { values: kept.copy(bytes), rules, groups, sitemapRanges, agentGroups, globalGroups };
+  return { values: kept.copy(bytes), rules, groups, sitemapRanges, hostRanges, agentGroups, globalGroups };
 }
 
 /**
