@@ -1,0 +1,69 @@
+// The package as a user gets it: `npm pack`ed and installed by name into a temporary
+// application folder, beside copies of the entry files that import it by that name. Node only.
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+/** The entry files copied next to the installed package. */
+const ENTRIES = ['checks.mjs', 'answers.mjs', 'page.mjs', 'worker.mjs'];
+
+/** Runs a command, its output shown only when it fails. */
+export function run(command, args, options = {}) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...options });
+  } catch (error) {
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${error.status}):\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+}
+
+/** Builds the package when it was never built (a fresh clone): what is tested is what is packed. */
+export function ensureBuilt() {
+  if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
+    console.log('dist/ is missing: npm run build');
+    run('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+/**
+ * Packs the package and installs the tarball into a new temporary folder, as an application
+ * would depend on it. Returns the folder and a function that removes it.
+ */
+export function installPacked() {
+  ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'robots-wasm-app-'));
+  try {
+    // --ignore-scripts: prepare would rebuild dist, which ensureBuilt() (or npm test) made.
+    const [{ filename }] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT }));
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'robots-wasm-app', private: true, type: 'module' }, null, 2)}\n`);
+    run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', join(dir, filename)], { cwd: dir });
+    for (const entry of ENTRIES) copyFileSync(join(HERE, entry), join(dir, entry));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The answers `answers.mjs` prints when `command` runs it (with `args`) in the application
+ * folder. Asynchronous, so that a server in this process can answer the runtime's requests.
+ */
+export async function answersFrom(dir, command, args, options = {}) {
+  let stdout;
+  try {
+    ({ stdout } = await promisify(execFile)(command, args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20, ...options }));
+  } catch (error) {
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${error.code}):\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    throw new Error(`${command} ${args.join(' ')} printed no JSON:\n${stdout.slice(0, 2000)}`);
+  }
+}
