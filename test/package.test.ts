@@ -1,22 +1,23 @@
 // The package as a consumer gets it: `npm pack`, installed into a fresh folder, then used from
 // an ES module (the README's quick start), a CommonJS file, a TypeScript "module": "nodenext"
 // CommonJS build, and an application bundled for Node that runs a RobotsPool.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked } from './runtimes/packed.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 let work: string;
 let consumer: string;
 let packed: string[];
 let installLog: string;
+let removeConsumer: () => void;
 
 function run(file: string, args: string[], cwd: string): string {
   return execFileSync(file, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -33,18 +34,14 @@ function expectedOutput(code: string): string[] {
 }
 
 beforeAll(() => {
+  ({ dir: consumer, files: packed, installLog, remove: removeConsumer } = installPacked());
   work = mkdtempSync(join(tmpdir(), 'robots-wasm-package-'));
-  const [info] = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root)) as { filename: string; files: { path: string }[] }[];
-  packed = info.files.map((f) => f.path);
-  consumer = join(work, 'consumer');
-  mkdirSync(consumer);
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  const install = spawnSync(npm, ['install', '--no-audit', '--no-fund', join(work, info.filename)], { cwd: consumer, encoding: 'utf8' });
-  expect(install.status).toBe(0);
-  installLog = install.stdout + install.stderr;
 }, 120_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  removeConsumer();
+  rmSync(work, { recursive: true, force: true });
+});
 
 describe('the packed tarball', () => {
   it('ships the build, the license and small declarations, and nothing that points elsewhere', () => {

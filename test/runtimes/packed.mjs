@@ -1,6 +1,6 @@
 // The package as a user gets it: `npm pack`ed and installed by name into a temporary
 // application folder, beside copies of the entry files that import it by that name. Node only.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,10 @@ export function run(command, args, options = {}) {
   }
 }
 
-/** Builds the package when it was never built (a fresh clone): what is tested is what is packed. */
+/**
+ * Builds the package when it was never built (the npm scripts build before running, a direct
+ * `node scripts/...` may not): what is tested is what is packed.
+ */
 export function ensureBuilt() {
   if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
     console.log('dist/ is missing: npm run build');
@@ -32,22 +35,24 @@ export function ensureBuilt() {
 
 /**
  * Packs the package and installs the tarball into a new temporary folder, as an application
- * would depend on it. Returns the folder and a function that removes it.
+ * would depend on it. Returns the folder, a function that removes it, the packed file names and
+ * what npm printed while installing (a consumer sees its warnings).
  */
 export function installPacked() {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'robots-wasm-app-'));
   try {
-    // --ignore-scripts: prepare would rebuild dist, which ensureBuilt() (or npm test) made.
-    const [{ filename }] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT }));
+    // --ignore-scripts: dist is built (by ensureBuilt() or npm test); packing must not rebuild it.
+    const [{ filename, files }] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT }));
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'robots-wasm-app', private: true, type: 'module' }, null, 2)}\n`);
-    run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', join(dir, filename)], { cwd: dir });
+    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', join(dir, filename)], { cwd: dir, encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stdout}${install.stderr}`);
     for (const entry of ENTRIES) copyFileSync(join(HERE, entry), join(dir, entry));
+    return { dir, remove: () => rmSync(dir, { recursive: true, force: true }), files: files.map((f) => f.path), installLog: install.stdout + install.stderr };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
