@@ -17,10 +17,12 @@ function charsOf(bytes: Uint8Array, start: number, end: number): string {
   return parts.join('');
 }
 
-/** bytes[start, end) as a string of one char per byte. */
-export function latin1Text(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  if (native !== undefined) return native.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1', start, end);
-  return charsOf(bytes, start, end);
+/** The ranges [runs[0], runs[1]), [runs[2], runs[3]), ... of `bytes`, one after the other, as a string of one char per byte. */
+export function latin1Runs(bytes: Uint8Array, runs: readonly number[]): string {
+  const view = native?.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let text = '';
+  for (let r = 0; r < runs.length; r += 2) text += view ? view.toString('latin1', runs[r], runs[r + 1]) : charsOf(bytes, runs[r], runs[r + 1]);
+  return text;
 }
 
 /** A string of chars below 0x100 as one byte per char. */

@@ -5,7 +5,7 @@
 
 import { agentKey, asciiLower } from './agent.js';
 import { asciiString } from '../wasm/strings.js';
-import { latin1Bytes, latin1Text } from '../encoding.js';
+import { latin1Bytes, latin1Runs } from '../encoding.js';
 import type { Mode } from './options.js';
 import {
   KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT_GLOBAL,
@@ -168,9 +168,10 @@ class ValueRuns {
     const runs = this.#runs;
     let size = 0;
     for (let r = 0; r < runs.length; r += 2) size += runs[r + 1] - runs[r];
+    if (size <= STRING_VALUES_MAX) return latin1Runs(bytes, runs);
     const values = new Uint8Array(size);
     for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) values.set(bytes.subarray(runs[r], runs[r + 1]), at);
-    return size > STRING_VALUES_MAX ? values : latin1Text(values);
+    return values;
   }
 }
 
