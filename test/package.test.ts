@@ -66,6 +66,13 @@ describe('the packed tarball', () => {
 });
 
 describe('consumers of the installed package', () => {
+  it('installs the robots-wasm command', () => {
+    const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+    expect(run(join(consumer, 'node_modules/.bin/robots-wasm'), ['--version'], consumer).trim()).toBe(`robots-wasm ${version}`);
+    writeFileSync(join(consumer, 'robots.txt'), 'User-agent: *\nDisallow: /private\n');
+    expect(run(join(consumer, 'node_modules/.bin/robots-wasm'), ['explain', 'robots.txt', '--agent', 'Bot', '/private/a'], consumer)).toContain('disallow\t/private/a');
+  });
+
   it("runs the README's quick start as an ES module", () => {
     const code = readmeBlock('Quick start');
     writeFileSync(join(consumer, 'quick-start.mjs'), code);
