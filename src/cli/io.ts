@@ -198,8 +198,8 @@ export function describeLongLine(line: LongLine): string {
  * The input (a file, or stdin for `-` or none) as blocks of whole lines of at most about
  * `blockBytes` (the last may lack its line end), with a LongLine in place of each line longer
  * than MAX_LINE_BYTES. A file is read synchronously into one buffer that every block is a view
- * of: a block is valid until the next is asked for. Synchronous reads of a file cost a third
- * of a read stream's here, and nothing is allocated per block.
+ * of: a block is valid until the next is asked for. Synchronous reads cost far less than a
+ * read stream's, and nothing is allocated per block.
  */
 export function inputBlocks(path: string | undefined, blockBytes: number): { blocks: AsyncGenerator<Uint8Array | LongLine>; size: number | undefined } {
   const source = inputSource(path);

@@ -119,9 +119,8 @@ export class RobotsPool {
     const verdicts = new Uint8Array(urls.length);
     const jobs: Promise<void>[] = [];
     // The calling thread packs URLs for the whole batch: it keeps a CPU of its own, or workers
-    // take turns with it (two workers on two CPUs were no faster than one). Packing a URL
-    // costs about as much as checking it, so when every worker has a job waiting the calling
-    // thread checks a slice itself.
+    // would take turns with it. Packing a URL costs about as much as checking it, so when every
+    // worker has a job waiting the calling thread checks a slice itself.
     const workers = this.#workers;
     for (let from = 0; from < urls.length; ) {
       let to: number;
