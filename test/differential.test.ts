@@ -7,12 +7,13 @@ import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, randomWildcardRobots, rng } from './support/random.js';
 import { compilePatterns, kernelLastIndexOf, kernelNibbleTables, kernelTwoWay, keyFilterCounts, type PatternRule } from './support/compile.js';
 import { filterOf } from './support/table.js';
+import { compiledRule, decide } from '../src/matcher.js';
 import { ownSegments, padded, repeatedSegmentRules, sharedSegmentRules } from '../bench/adversarial.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import {
   CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF, HDR_ROOT_OFF, NODE_CHILD_AREA,
   NODE_COUNT_MASK, NODE_DENSE, NODE_LABEL_CHILDREN,
-} from '../src/compile/layout.js';
+} from '../src/wasm/abi.js';
 
 const encoder = new TextEncoder();
 
@@ -38,8 +39,8 @@ describe('compiled table against brute force over the position-set matcher', () 
           const tieAllow = best !== undefined && rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
           if (longer || tieAllow) best = rule;
         }
-        const r = matcher.decide(path);
-        const got = r < 0 ? undefined : matcher.rule(r);
+        const r = decide(matcher, path);
+        const got = r < 0 ? undefined : compiledRule(matcher, r);
         expect({ path, allow: got?.allow, length: got?.pattern.length }).toEqual({ path, allow: best?.allow, length: best?.pattern.length });
         if (got !== undefined) {
           // The named rule really matches, and is the first such rule of its length and kind.
@@ -60,8 +61,8 @@ function expectBruteForceVerdict(matcher: Matcher, rules: readonly PatternRule[]
   const bytes = encoder.encode(matcher.mode === 'rfc' ? normalizePath(path) : path);
   const matching = rules.filter((rule) => positionSetMatches(bytes, encoder.encode(rule.pattern)));
   const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
-  const r = matcher.decide(path);
-  expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+  const r = decide(matcher, path);
+  expect({ path, allow: r < 0 ? undefined : compiledRule(matcher, r).allow, length: r < 0 ? undefined : compiledRule(matcher, r).pattern.length })
     .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
 }
 
@@ -264,8 +265,8 @@ function expectVerdictOfRulesThatMayMatch(matcher: Matcher, rules: readonly Patt
   const bytes = encoder.encode(path);
   const matching = rules.filter((rule) => segmentsOccur(path, rule.pattern) && positionSetMatches(bytes, encoder.encode(rule.pattern)));
   const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
-  const r = matcher.decide(path);
-  expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+  const r = decide(matcher, path);
+  expect({ path, allow: r < 0 ? undefined : compiledRule(matcher, r).allow, length: r < 0 ? undefined : compiledRule(matcher, r).pattern.length })
     .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
   return best !== undefined;
 }
@@ -418,7 +419,7 @@ describe('every literal segment a key: rules tried only when all their segments 
     // held one-byte segments).
     expect(filter.keys.slice(filter.lazy).sort()).toEqual(['/', '/?', 'q']);
     expect(filter.keys.slice(filter.singles, filter.lazy)).toEqual(['?']);
-    const byLine = (line: number) => filter.rules.find((r) => matcher.rule(r.rule).line === line)!;
+    const byLine = (line: number) => filter.rules.find((r) => compiledRule(matcher, r.rule).line === line)!;
     expect(byLine(1)).toMatchObject({ home: 'b1', segments: ['aaaaa', 'b1'], literal: 1, anchored: false });
     expect(byLine(2)).toMatchObject({ home: 'b2', segments: ['aaaaa', 'b2'], anchored: true });
     // Both of its multi-byte segments are held by three rules: the longer one wins.

@@ -14,7 +14,7 @@ import { ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { reseal } from './support/images.js';
 import { pick, randomPath, rng, type Rng } from './support/random.js';
-import { FILTER_AUTOMATA, HDR_FILTER_OFF, HDR_ROOT_OFF } from '../src/compile/layout.js';
+import { FILTER_AUTOMATA, HDR_FILTER_OFF, HDR_ROOT_OFF } from '../src/wasm/abi.js';
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 // FUZZ_SEED=n moves every generator to other fixed seeds, for runs that explore new inputs.

@@ -7,7 +7,7 @@ import {
   HDR_CHECKSUM, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, KEY_RULE_COUNT, KEY_RULE_RECORD, KEY_RULE_WORD,
   KEY_RULES_OFF, KEY_SIZE, NODE_COUNT_MASK, NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
   RULE_PAT_END, RULE_SIZE, SEGMENTS_COUNT, SEGMENTS_KEYS,
-} from '../src/compile/layout.js';
+} from '../src/wasm/abi.js';
 import { crc32c, imageChecksum, reseal } from './support/images.js';
 import { filterOf } from './support/table.js';
 

@@ -1,7 +1,7 @@
 // RobotsTxt: the API contract, limits and hostile input.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt } from '../src/index.js';
-import { CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS } from '../src/compile/layout.js';
+import { CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS } from '../src/wasm/abi.js';
 import { corpusFile } from './support/fixtures.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

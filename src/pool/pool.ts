@@ -9,10 +9,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { integerOption } from '../args.js';
 import { concatBytes, lineChunkEnd } from '../bytes.js';
-import type { Matcher } from '../matcher.js';
+import { checkRangeInto, whenDisposed, type Matcher } from '../matcher.js';
 import type { WorkerBatch, WorkerRequest, WorkerResponse, WorkerSetup, WorkerStats } from './protocol.js';
-import type { PackedUrls } from '../wasm/batch.js';
-import { kernel, wasmModule } from '../wasm/kernel.js';
+import { batchArea, type PackedUrls } from '../wasm/batch.js';
+import { wasmModule } from '../wasm/kernel.js';
 import { WORKER_SOURCE } from './worker-source.generated.js';
 import { resident } from '../wasm/tables.js';
 
@@ -115,7 +115,7 @@ export class RobotsPool {
     this.#check(matcher);
     if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
     if (urls.length < this.#minUrls) return matcher.checkMany(urls);
-    const batch = kernel().batch();
+    const batch = batchArea();
     const verdicts = new Uint8Array(urls.length);
     const jobs: Promise<void>[] = [];
     // The calling thread packs URLs for the whole batch: it keeps a CPU of its own, or workers
@@ -128,7 +128,7 @@ export class RobotsPool {
       if (this.#jobsInFlight() > workers) {
         // Every worker has a job waiting: checking a slice here adds more than queueing one.
         to = Math.min(urls.length, from + LOCAL_SLICE_URLS);
-        matcher.checkRangeInto(urls, from, to, verdicts);
+        checkRangeInto(matcher, urls, from, to, verdicts);
       } else {
         to = from + packedJobSize(jobs.length, urls.length - from, this.#jobUrls, workers);
         const packed = batch.pack(urls, from, to, this.#spentBuffers.pop());
@@ -218,7 +218,7 @@ export class RobotsPool {
       this.#dropped.register(matcher, table);
       const pool = new WeakRef(this);
       const id = table;
-      matcher.whenDisposed(() => {
+      whenDisposed(matcher, () => {
         const live = pool.deref();
         if (live !== undefined) live.#drop(id);
       });

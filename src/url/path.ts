@@ -3,8 +3,8 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
-import { PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../compile/layout.js';
-import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
+import { PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../wasm/abi.js';
+import { kernel } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
 // How the kernel's normalizePattern normalises (assembly/normalize.ts).
@@ -17,12 +17,7 @@ const decoder = new TextDecoder();
 
 function pathBytes(url: string, how: number): Uint8Array {
   requireString(url, 'url');
-  const k = kernel();
-  const length = k.encodeUrl(url);
-  const n = k.fn.pathOf(k.urlAt, length, how, k.urlScratchAt);
-  const path = k.u8.slice(k.urlScratchAt, k.urlScratchAt + n);
-  k.trimScratch(SCRATCH_KEPT_BYTES);
-  return path;
+  return kernel().urlPath(url, how);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Table images as Matcher.fromBytes checks them. CRC-32C is computed here bit by bit, apart from
 // the kernel's table-driven code (assembly/checksum.ts), so that the tests check the format.
-import { HDR_CHECKSUM } from '../../src/compile/layout.js';
+import { HDR_CHECKSUM } from '../../src/wasm/abi.js';
 
 /** CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) of `bytes`. */
 export function crc32c(bytes: Uint8Array): number {

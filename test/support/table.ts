@@ -4,7 +4,7 @@ import {
   FILTER_AUTOMATA, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_LAZY, FILTER_SINGLES, HDR_FILTER_OFF, KEY_LEN, KEY_POOL_OFF,
   KEY_RULE_ANCHORED, KEY_RULE_COUNT, KEY_RULE_RECORD, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULE_WORD, KEY_RULES_OFF, KEY_SIZE,
   SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL,
-} from '../../src/compile/layout.js';
+} from '../../src/wasm/abi.js';
 
 /** A keyed rule as the filter holds it. */
 export interface KeyedRule {
