@@ -16,7 +16,9 @@ import {
   requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
 } from './fetch.js';
 import { originOf, robotsLocation } from './origin.js';
-import { snapshotRecords, type CheckedRecord } from './snapshot.js';
+import { snapshotRecords, type CheckedRecord, type RobotsCacheRecord } from './snapshot.js';
+
+export type { RobotsCacheRecord };
 
 export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** The crawler's product token, matched against user-agent lines (`ExampleBot`). */
@@ -35,14 +37,6 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** URLs filter() reads ahead, so that fetches for upcoming origins overlap; default 1,000. */
   lookahead?: number;
 }
-
-/** One cached origin, as export() writes it and import() reads it (JSON-safe). */
-export type RobotsCacheRecord = Omit<RobotsFetchResult, 'robots' | 'body' | 'revalidated'> & {
-  /** The body read, base64 (ok results). */
-  body: string | undefined;
-  /** Since when refreshes have been unreachable, if they are. */
-  unreachableSince: number | undefined;
-};
 
 /** What export() returns: plain data, ready for JSON.stringify. */
 export interface RobotsCacheSnapshot {
