@@ -80,6 +80,9 @@ interface Slot {
 }
 
 /** Checks large batches of URLs on worker threads; small batches stay on the calling thread. */
+/** workerStats, set by RobotsPool's static block, which alone sees its private members. */
+let statsOf: (pool: RobotsPool) => Promise<WorkerStats[]>;
+
 export class RobotsPool {
   /** Worker threads at most (see PoolOptions.cpus for how many start). */
   readonly threads: number;
@@ -241,16 +244,14 @@ export class RobotsPool {
     return this.#ask(slot, { type: 'check', job, table, image, batch }, transfer).then((answer) => (answer as { verdicts: Uint8Array }).verdicts);
   }
 
-  /**
-   * Internal (tests): each started worker's table copies and WebAssembly memory.
-   * @internal
-   */
-  async workerStats(): Promise<WorkerStats[]> {
-    const answers = await Promise.all(this.#slots.map((slot) => this.#ask(slot, { type: 'stats', job: this.#nextJob++ })));
-    return answers.map((answer) => {
-      const { tables, memory } = answer as WorkerStats;
-      return { tables, memory };
-    });
+  static {
+    statsOf = async (pool) => {
+      const answers = await Promise.all(pool.#slots.map((slot) => pool.#ask(slot, { type: 'stats', job: pool.#nextJob++ })));
+      return answers.map((answer) => {
+        const { tables, memory } = answer as WorkerStats;
+        return { tables, memory };
+      });
+    };
   }
 
   /** Posts a request the worker answers; the worker keeps the process alive until it has. */
@@ -329,4 +330,9 @@ export class RobotsPool {
       if (slot.tables.delete(table)) this.#post(slot, { type: 'drop', table });
     }
   }
+}
+
+/** Internal (tests): each started worker's table copies and WebAssembly memory. */
+export function workerStats(pool: RobotsPool): Promise<WorkerStats[]> {
+  return statsOf(pool);
 }
