@@ -240,7 +240,7 @@ export function linesDisallowed(): i32 {
   return disallowedLines;
 }
 
-/** Normalises one pattern (see normalize.ts for `how`); `dst` needs 3 * len bytes. */
+/** Normalises one pattern (see normalize.ts for `how`); `dst` needs normalizePatternBytes(len). */
 export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i32 {
   return normalizeInto(src, len, dst, how);
 }
@@ -310,6 +310,11 @@ const REPORT_EXTRA_BYTES = 21;
  */
 export function checkLinesOutBytes(len: f64, mode: i32): f64 {
   return mode == LINES_REPORT ? len + REPORT_EXTRA_BYTES * (len + 1) : len + 1;
+}
+
+/** The `dst` normalizePattern needs for a `len`-byte pattern: an escape is 3 bytes. */
+export function normalizePatternBytes(len: f64): f64 {
+  return 3 * len;
 }
 
 /** The `dst` utf8FromUtf16 needs for `units` UTF-16 units: 3 bytes a unit, and what it writes past them. */

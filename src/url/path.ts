@@ -60,8 +60,9 @@ export function escapePattern(pattern: string | Uint8Array, mode: Mode = 'rfc'):
   const bytes = typeof pattern === 'string' ? encoder.encode(pattern) : pattern;
   if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: pattern must be a string or Uint8Array');
   const k = kernel();
-  const at = k.scratch(bytes.length * 4 + 16);
-  k.u8.set(bytes, at);
-  const n = k.fn.normalizePattern(at, bytes.length, at + bytes.length, mode === 'rfc' ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE);
-  return asciiString(k.u8, at + bytes.length, at + bytes.length + n);
+  return k.withScratch(bytes.length + k.fn.normalizePatternBytes(bytes.length), (at) => {
+    k.u8.set(bytes, at);
+    const n = k.fn.normalizePattern(at, bytes.length, at + bytes.length, mode === 'rfc' ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE);
+    return asciiString(k.u8, at + bytes.length, at + bytes.length + n);
+  });
 }

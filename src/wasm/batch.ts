@@ -6,9 +6,9 @@
 //
 // A batch is as long as V8 allows a string to be without moving it to its large-object space:
 // the joined string is flattened into a new string by the write, and up to 64 Ki UTF-16 units
-// (128 KiB) it is a bump allocation in the young generation, while past that joining and
-// writing cost several times as much; a shorter batch pays the per-call cost more often
-// (bench/README.md has the figures).
+// it is a bump allocation in the young generation, while past that it is a large-object
+// allocation, which joining and writing pay for many times over; a shorter batch pays the
+// per-call cost more often.
 
 import { requireString } from '../args.js';
 import { kernel, type Kernel } from './kernel.js';
@@ -101,7 +101,8 @@ export class BatchArea {
   pack(urls: readonly string[], from: number, to: number, reuse?: PackedUrls): PackedUrls {
     const count = to - from;
     // A job's buffers, handed back by the worker that checked it, are written over: a new
-    // buffer of this size costs about a tenth of the packing in allocation alone.
+    // buffer of this size is an allocation (zeroed, outside the JS heap) the packing would
+    // pay for again and again.
     const spans = reuse !== undefined && reuse.spans.buffer.byteLength >= count * 8
       ? new Uint32Array(reuse.spans.buffer, 0, count * 2)
       : new Uint32Array(count * 2);

@@ -55,6 +55,7 @@ export interface KernelExports {
   checkLinesScratchBytes(len: number): number;
   checkLinesOutBytes(len: number, mode: number): number;
   utf8FromUtf16Bytes(units: number): number;
+  normalizePatternBytes(len: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
   twoWaySearch(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
   twoWaySearchBackward(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
@@ -234,8 +235,9 @@ export class Kernel {
 
   /**
    * Encodes `url` as UTF-8 at urlAt (the scratch block) and returns its length; the kernel's
-   * room to resolve it starts at urlAt + 3 * url.length. Sized by the kernel only when a URL is
-   * longer than the block was sized for: a single check costs about as much as an export call.
+   * room to resolve it starts at urlAt + 3 * url.length. The kernel is asked for the size only
+   * when a URL is longer than the block was sized for: a single check is short enough that an
+   * export call per URL would show in it.
    */
   #encodeUrl(url: string): number {
     let view = this.#scratchView;
