@@ -15,7 +15,7 @@
 // padded to 4). A key is reported once per pass: the keys on an output chain past a key that
 // was already reported were reported with it, so a pass costs O(path + keys).
 
-import { AUTOMATON_FIRST_CHILD, AUTOMATON_NODES, KEY_LEN, KEY_SIZE, NO_KEY } from '../src/compile/layout';
+import { AUTOMATON_FIRST_CHILD, AUTOMATON_NODES, KEY_LEN, KEY_SIZE, NO_KEY } from '../src/wasm/abi';
 import { commonPrefix } from './bytes';
 import { hasOccurred, lastAt, markFirst, setLast } from './occurrences';
 

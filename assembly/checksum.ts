@@ -6,7 +6,7 @@
 // up to 3 bits in an image under 256 MiB. Slicing-by-16: sixteen table lookups per 16 bytes,
 // half as many dependent steps per byte as slicing-by-8.
 
-import { HDR_CHECKSUM } from '../src/compile/layout';
+import { HDR_CHECKSUM } from '../src/wasm/abi';
 
 /** The reflected CRC-32C polynomial. */
 const POLY: u32 = 0x82f63b78;

@@ -2,11 +2,16 @@
 // TypeScript side (src/wasm/memory.ts); nothing here allocates. Scans read up to 63 bytes
 // past an input's end: the heap never hands out the last HEAP_GUARD bytes of memory, so such
 // reads stay in bounds, and the bytes read are masked out.
+//
+// The table format is the kernel's own (src/wasm/abi.ts): TypeScript reads nothing of a table
+// but through the accessors below, and sizes the scratch of a call by the *Bytes exports, in
+// the style of a lexer that hands its caller numbers, not structures.
 
 import {
-  HDR_FLAGS, HDR_RULES_OFF, FLAG_RFC, LINES_REPORT, LINES_VERDICTS, PATH_REFERENCE, PATH_RFC, RESULT_ROBOTS_TXT, RULE_LINE,
-  RULE_SIZE,
-} from '../src/compile/layout';
+  FLAG_RFC, HDR_CHECKSUM, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN,
+  HEADER_SIZE, IMAGE_BAD_LENGTH, IMAGE_NOT_A_TABLE, IMAGE_OK, IMAGE_OTHER_VERSION, LINES_REPORT, LINES_VERDICTS,
+  PATH_REFERENCE, PATH_RFC, RESULT_ROBOTS_TXT, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
+} from '../src/wasm/abi';
 import { initClasses } from './bytes';
 import {
   findPath, findRequestPath, FORM_AS_IS, FORM_NORMALIZE, FORM_NORMALIZE_SLASH, FORM_RESOLVE_URL, FORM_SLASH, mapPathStops,
@@ -18,7 +23,7 @@ import { bestRule, mapKeyGates, verdictOf } from './match';
 export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
-import { initChecksumTables } from './checksum';
+import { initChecksumTables, tableChecksum } from './checksum';
 import { initByteScores } from './compile';
 export { validateTable, validateWorkBytes } from './validate';
 export { tableChecksum } from './checksum';
@@ -41,7 +46,7 @@ export function heapBase(): usize {
  * next LF): its strength number, -1 when no rule matches, -2 when the path is /robots.txt
  * (always allowed in RFC mode). Leaves the URL's end in urlEnd. The path matched is the request
  * path (path.ts) with `request` (normalised when `rfc`, in fetch form otherwise), else the
- * reference's. `scratch` needs urlScratchBytes(length) (4 * length + 8).
+ * reference's. `scratch` needs urlScratchBytes(length).
  */
 // decide, findPath and bestRule are inlined into the loops that call them (checkLines,
 // checkSpans): compiled wasm keeps no value in a register across a call, so each call cost
@@ -97,6 +102,12 @@ function rewritePath(form: i32, path: usize, len: i32, scratch: usize, rfc: bool
   return (load<u32>(table + HDR_FLAGS) & FLAG_RFC) != 0;
 }
 
+/** The rule record of strength number `r`. */
+// @ts-ignore: decorator
+@inline function ruleAt(table: usize, r: u32): usize {
+  return table + <usize>load<u32>(table + HDR_RULES_OFF) + <usize>r * RULE_SIZE;
+}
+
 /** Writes '/' and the `len` bytes at `path` to `scratch`, and returns it. */
 // @ts-ignore: decorator
 @inline function slashFirst(path: usize, len: i32, scratch: usize): usize {
@@ -107,8 +118,7 @@ function rewritePath(form: i32, path: usize, len: i32, scratch: usize, rfc: bool
 
 /**
  * Maps buf[0, len) for the `mapped` checks that follow: its path stops and its key gates, in
- * 2 * mapBytes(len) bytes at `maps` (bufferMapsBytes in src/wasm/kernel.ts); returns where the
- * maps end.
+ * 2 * mapBytes(len) bytes at `maps`; returns where the maps end.
  */
 // @ts-ignore: decorator
 @inline function mapBuffer(table: usize, buf: usize, len: i32, lines: bool, request: bool, maps: usize): usize {
@@ -137,7 +147,7 @@ export function verdictOne(table: usize, url: usize, urlLen: i32, fetched: bool,
 /**
  * Verdicts (1 allow, 0 disallow) for `count` URLs stored in base[0, bytes); `spans` holds a
  * (offset from base, length) pair of u32 per URL; `fetched` as for decide. `scratch` needs
- * urlScratchBytes(longest), plus bufferMapsBytes(bytes) for the maps of the buffer.
+ * checkSpansScratchBytes(bytes, longest).
  */
 export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, fetched: bool, scratch: usize): void {
   const rfc = isRfc(table);
@@ -176,11 +186,10 @@ function writeDecimal(at: usize, n: u32): i32 {
 
 /**
  * Checks the newline-separated URLs in buf[0, len) (a CR before the LF is part of the line end;
- * a final line without LF counts) and writes, by `mode` (LINES_* in layout.ts): a verdict byte
- * per line, the allowed lines themselves, or a report line per non-blank line. Returns the
- * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs a byte per
- * line, len + 1, or len + REPORT_EXTRA_BYTES per line; `scratch` urlScratchBytes(longest line),
- * plus bufferMapsBytes(len) for the maps of the lines.
+ * a final line without LF counts) and writes, by `mode` (LINES_* in src/wasm/abi.ts): a verdict
+ * byte per line, the allowed lines themselves, or a report line per non-blank line. Returns the
+ * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs
+ * checkLinesOutBytes(len, mode) bytes, `scratch` checkLinesScratchBytes(len).
  */
 export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
   return isRfc(table) ? linesLoop(table, buf, len, out, scratch, mode, true) : linesLoop(table, buf, len, out, scratch, mode, false);
@@ -213,8 +222,7 @@ export function checkLines(table: usize, buf: usize, len: i32, out: usize, scrat
           at += end - start;
           if (!allowed) {
             store<u8>(at++, 9);
-            const rule = table + <usize>load<u32>(table + HDR_RULES_OFF) + <usize>r * RULE_SIZE;
-            at += writeDecimal(at, load<u32>(rule + RULE_LINE));
+            at += writeDecimal(at, load<u32>(ruleAt(table, r) + RULE_LINE));
           }
           store<u8>(at++, 0x0a);
         }
@@ -232,7 +240,7 @@ export function linesDisallowed(): i32 {
   return disallowedLines;
 }
 
-/** Normalises one pattern (see normalize.ts for `how`); `dst` needs 3 * len bytes. */
+/** Normalises one pattern (see normalize.ts for `how`); `dst` needs normalizePatternBytes(len). */
 export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i32 {
   return normalizeInto(src, len, dst, how);
 }
@@ -264,4 +272,130 @@ export { lastIndexOfSegment, nibbleTables, twoWaySearch, twoWaySearchBackward } 
 /** Where the next lexLines call continues, or -1 when the last line was read. */
 export function lexNext(): i32 {
   return lexResume;
+}
+
+// Sizes: the scratch and output a call needs, so that its caller allocates without knowing how
+// the kernel uses them. In f64: a size may pass 2 GiB (and then the allocation is refused),
+// where i32 arithmetic would wrap.
+
+/**
+ * Scratch bytes to resolve and normalise a `len`-byte URL (url.ts): up to three bytes per
+ * byte, and above them the URL with its tabs and newlines removed.
+ */
+export function urlScratchBytes(len: f64): f64 {
+  return 4 * len + 8;
+}
+
+/** mapBytes (scan.ts) of a buffer of any size: past 1 GiB, `len` itself, more than enough and no wrap. */
+function mapBytesOf(len: f64): f64 {
+  return len < 0x40000000 ? <f64>mapBytes(<i32>len) : len;
+}
+
+/** The `scratch` checkSpans needs for `bytes` bytes of URLs, the longest `longest` bytes: the maps, then urlScratchBytes. */
+export function checkSpansScratchBytes(bytes: f64, longest: f64): f64 {
+  return 2 * mapBytesOf(bytes) + urlScratchBytes(longest);
+}
+
+/** The `scratch` checkLines needs for a `len`-byte buffer (a line may be all of it). */
+export function checkLinesScratchBytes(len: f64): f64 {
+  return 2 * mapBytesOf(len) + urlScratchBytes(len);
+}
+
+/** Bytes LINES_REPORT adds to a line at most: "disallow\t", "\t", 10 digits, "\n". */
+const REPORT_EXTRA_BYTES = 21;
+
+/**
+ * The `out` checkLines needs for a `len`-byte buffer in `mode`: a byte per line (at most len + 1
+ * lines), the allowed lines, or the lines with what a report adds to each.
+ */
+export function checkLinesOutBytes(len: f64, mode: i32): f64 {
+  return mode == LINES_REPORT ? len + REPORT_EXTRA_BYTES * (len + 1) : len + 1;
+}
+
+/** The `dst` normalizePattern needs for a `len`-byte pattern: an escape is 3 bytes. */
+export function normalizePatternBytes(len: f64): f64 {
+  return 3 * len;
+}
+
+/** The `dst` utf8FromUtf16 needs for `units` UTF-16 units: 3 bytes a unit, and what it writes past them. */
+export function utf8FromUtf16Bytes(units: f64): f64 {
+  return 3 * units + 32;
+}
+
+// Tables: what a caller may know of one, read here so that the format stays the kernel's.
+
+/** Bytes of the table (its image). */
+export function tableSize(table: usize): u32 {
+  return load<u32>(table + HDR_TOTAL_LEN);
+}
+
+/** 1 when the table was compiled for RFC mode, 0 for google mode. */
+export function tableMode(table: usize): i32 {
+  return isRfc(table) ? 1 : 0;
+}
+
+/** Rules that can decide: strength numbers run from 0 to this. */
+export function tableRuleCount(table: usize): u32 {
+  return load<u32>(table + HDR_RULE_COUNT);
+}
+
+/** The 1-based line of rule `r` (a strength number). */
+export function ruleLine(table: usize, r: u32): u32 {
+  return load<u32>(ruleAt(table, r) + RULE_LINE);
+}
+
+/** The RULE_KIND_* bits of rule `r`. */
+export function ruleKind(table: usize, r: u32): u32 {
+  return load<u8>(table + <usize>load<u32>(table + HDR_KINDS_OFF) + r);
+}
+
+/** Where rule `r`'s normalised pattern (ASCII) starts, as an offset from the table. */
+export function rulePatternStart(table: usize, r: u32): u32 {
+  // A pattern starts where the previous rule's ends, the first at the pool.
+  return r == 0 ? load<u32>(table + HDR_POOL_OFF) : load<u32>(ruleAt(table, r - 1) + RULE_PAT_END);
+}
+
+/** Where rule `r`'s normalised pattern ends, as an offset from the table. */
+export function rulePatternEnd(table: usize, r: u32): u32 {
+  return load<u32>(ruleAt(table, r) + RULE_PAT_END);
+}
+
+// Images: a table as bytes, for another thread or process.
+
+/** Bytes of an image's header: what imageStatus reads. */
+export function imageHeaderBytes(): i32 {
+  return HEADER_SIZE;
+}
+
+/**
+ * What the first `available` bytes (at most imageHeaderBytes()) at `header` of a `length`-byte
+ * image say: IMAGE_OK, or why it cannot be loaded (IMAGE_* in src/wasm/abi.ts).
+ */
+export function imageStatus(header: usize, available: i32, length: u32): i32 {
+  const magic = available < HEADER_SIZE ? 0 : load<u32>(header + HDR_MAGIC);
+  if (magic != TABLE_MAGIC) return (magic & 0xffffff) == (TABLE_MAGIC & 0xffffff) ? IMAGE_OTHER_VERSION : IMAGE_NOT_A_TABLE;
+  return load<u32>(header + HDR_TOTAL_LEN) == length ? IMAGE_OK : IMAGE_BAD_LENGTH;
+}
+
+/** The format version (a character code) of the image whose header is at `header`. */
+export function imageVersion(header: usize): u32 {
+  return load<u32>(header + HDR_MAGIC) >>> 24;
+}
+
+/** The format version (a character code) of the tables this kernel writes and reads. */
+export function tableVersion(): u32 {
+  return TABLE_MAGIC >>> 24;
+}
+
+/**
+ * Writes the checksum of the `size`-byte table at `table` into its header, as an image
+ * carries it; the matcher never reads the field, so the table answers as before.
+ */
+export function sealTable(table: usize, size: u32): void {
+  store<u32>(table + HDR_CHECKSUM, tableChecksum(table, size));
+}
+
+/** Whether the checksum in the header of the `size`-byte image at `table` is its own. */
+export function tableSealed(table: usize, size: u32): bool {
+  return tableChecksum(table, size) == load<u32>(table + HDR_CHECKSUM);
 }

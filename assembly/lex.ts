@@ -14,7 +14,7 @@ import {
   LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON,
   LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE,
   LINE_START, LINE_VALUE_END, LINE_VALUE_START,
-} from '../src/compile/layout';
+} from '../src/wasm/abi';
 import { firstNotOf, firstOf, SET_BLANK, SET_SPACE } from './scan';
 
 /** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */

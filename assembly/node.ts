@@ -10,7 +10,7 @@
 // An entry is a child's offset with its label length in the top byte (CHILD_LABEL_SHIFT), so
 // a walk knows how far the child's label reaches before it has read the child.
 
-import { NODE_COUNT_MASK, NODE_DENSE } from '../src/compile/layout';
+import { NODE_COUNT_MASK, NODE_DENSE } from '../src/wasm/abi';
 
 // @ts-ignore: decorator
 @inline export function childIndexBytes(count: i32): i32 {

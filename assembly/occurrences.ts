@@ -4,7 +4,7 @@
 // for MAX_FILTER_KEYS keys; only the occurrence bits are cleared per path, and a key's
 // positions are read only when its bit is set.
 
-import { MAX_FILTER_KEYS } from '../src/compile/layout';
+import { MAX_FILTER_KEYS } from '../src/wasm/abi';
 
 const OCCURRED = memory.data(MAX_FILTER_KEYS / 8);
 // Per key: first start (i32), last start (i32).

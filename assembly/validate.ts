@@ -20,7 +20,7 @@ import {
   NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF,
   NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES,
   TABLE_OK, WILD_SIZE, CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_DENSE,
-} from '../src/compile/layout';
+} from '../src/wasm/abi';
 import { childAreaBytes, childIndexBytes } from './node';
 
 /** Bytes of the work area validateTable needs for a `size`-byte image: a u32 per 4 bytes (f64: never wraps). */

@@ -1,20 +1,25 @@
 // Matcher: one agent's merged group compiled into a table in WebAssembly memory, and every
-// way of asking it for verdicts. The table format is documented in assembly/compile.ts.
+// way of asking it for verdicts. The table is the kernel's: its format is src/wasm/abi.ts, and
+// what this module knows of a table it asks the kernel's accessor exports.
+//
+// The public surface is the class's public members. What the library's own modules need
+// besides (RobotsTxt, the CLI, RobotsPool and its workers, RobotsCache) are the functions at
+// the end of this file, which reach the class's private members through `internal`; no entry
+// point re-exports them.
 
 import {
-  FLAG_RFC, HDR_CHECKSUM, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE,
-  KIND_ALLOW_BIT, KIND_DERIVED_BIT, LINES_FILTER, LINES_REPORT, LINES_VERDICTS, REPORT_EXTRA_BYTES, RESULT_NO_MATCH,
-  RESULT_ROBOTS_TXT, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
-  TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES, TABLE_OK,
-} from './compile/layout.js';
+  IMAGE_BAD_LENGTH, IMAGE_OK, IMAGE_OTHER_VERSION, LINES_FILTER, LINES_REPORT, LINES_VERDICTS, RESULT_NO_MATCH,
+  RESULT_ROBOTS_TXT, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES,
+  TABLE_BAD_RULES, TABLE_OK,
+} from './wasm/abi.js';
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { bufferMapsBytes, kernel, SCRATCH_KEPT_BYTES, urlScratchBytes } from './wasm/kernel.js';
+import { batchArea, type PackedUrls } from './wasm/batch.js';
+import { kernel } from './wasm/kernel.js';
 import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
-import { admit, allocTable, release, resident, TableBlock, touch } from './wasm/tables.js';
-import type { PackedUrls } from './wasm/batch.js';
+import { admit, allocTable, release, resident, TableBlock, touch, type TableSource } from './wasm/tables.js';
 
 /** The rule that decided a verdict. */
 export interface DecidingRule {
@@ -40,15 +45,6 @@ export interface TableRuleInfo {
   pattern: string;
 }
 
-/**
- * What a matcher's table is made from, kept in JS so that the table can be made again after
- * the budget evicted it (src/wasm/tables.ts). Internal.
- */
-export interface TableSource {
-  /** Writes the table into a new block from allocTable and returns the block's address. */
-  build(): number;
-}
-
 /** A table image, loaded without validation: it was validated when the matcher was made. */
 class TableImage implements TableSource {
   constructor(private readonly image: Uint8Array) {}
@@ -72,6 +68,19 @@ const DAMAGED_PARTS: Record<number, string> = {
   [TABLE_BAD_FILTER]: 'key filter',
 };
 
+/** The private members the internal functions below use; set by Matcher's static block. */
+interface Internal {
+  make(source: TableSource, ptr: number): Matcher;
+  table(matcher: Matcher): number;
+  checkOne(matcher: Matcher, url: string, fetched: boolean, verdict: boolean): number;
+  checkRangeInto(matcher: Matcher, urls: readonly string[], from: number, to: number, out: Uint8Array, fetched: boolean): void;
+  lines(matcher: Matcher, bytes: Uint8Array, mode: number): { output: Uint8Array; disallowed: number };
+  linesTo(matcher: Matcher, bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number;
+  whenDisposed(matcher: Matcher, hook: () => void): void;
+}
+
+let internal: Internal;
+
 /**
  * One agent's merged group compiled into a table in WebAssembly memory: verdicts one at a
  * time, by the array or from a buffer of lines, and the table as a portable byte image.
@@ -84,18 +93,22 @@ export class Matcher {
   #source: TableSource | undefined;
   #onDispose: (() => void)[] | undefined;
 
-  private constructor(source: TableSource, ptr: number) {
-    this.#source = source;
-    this.#size = kernel().dv.getUint32(ptr + HDR_TOTAL_LEN, true);
-    admit(this.#block, ptr, this);
+  static {
+    internal = {
+      make: (source, ptr) => new Matcher(source, ptr),
+      table: (matcher) => matcher.#table(),
+      checkOne: (matcher, url, fetched, verdict) => matcher.#checkOne(url, fetched, verdict),
+      checkRangeInto: (matcher, urls, from, to, out, fetched) => matcher.#checkRangeInto(urls, from, to, out, fetched),
+      lines: (matcher, bytes, mode) => matcher.#lines(bytes, mode),
+      linesTo: (matcher, bytes, mode, sink) => matcher.#linesTo(bytes, mode, sink),
+      whenDisposed: (matcher, hook) => (matcher.#onDispose ??= []).push(hook),
+    };
   }
 
-  /**
-   * Internal: a matcher over the table `source` builds now, and again whenever it was evicted.
-   * @internal
-   */
-  static build(source: TableSource): Matcher {
-    return new Matcher(source, source.build());
+  private constructor(source: TableSource, ptr: number) {
+    this.#source = source;
+    this.#size = kernel().fn.tableSize(ptr) >>> 0;
+    admit(this.#block, ptr, this);
   }
 
   /**
@@ -108,46 +121,7 @@ export class Matcher {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: Matcher.fromBytes expects a Uint8Array');
     // A copy (slice() of a Buffer would be a view): the caller may reuse its array, and the
     // table is made again from it after an eviction.
-    return Matcher.fromImage(new Uint8Array(bytes));
-  }
-
-  /**
-   * Internal: fromBytes of an image that nobody else will write to (a pool worker's
-   * transferred copy), kept as it is to make the table again from.
-   * @internal
-   */
-  static fromImage(image: Uint8Array): Matcher {
-    const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-    const magic = image.length < HEADER_SIZE ? 0 : view.getUint32(HDR_MAGIC, true);
-    if (magic !== TABLE_MAGIC) {
-      // "RWT" and a format version: a stored image from another release of the library.
-      if ((magic & 0xffffff) === (TABLE_MAGIC & 0xffffff)) {
-        const version = String.fromCharCode(magic >>> 24);
-        throw new TypeError(`robots-wasm: table image of format version ${version}, this version reads ${String.fromCharCode(TABLE_MAGIC >>> 24)}: compile it again from its robots.txt`);
-      }
-      throw new TypeError('robots-wasm: not a compiled robots-wasm table (bad magic)');
-    }
-    if (view.getUint32(HDR_TOTAL_LEN, true) !== image.length) {
-      throw new TypeError('robots-wasm: compiled table is truncated or has trailing bytes');
-    }
-    const source = new TableImage(image);
-    const ptr = source.build();
-    const k = kernel();
-    // Damage that leaves every offset in range still changes verdicts: the checksum refuses
-    // it first.
-    if (k.fn.tableChecksum(ptr, image.length) >>> 0 !== view.getUint32(HDR_CHECKSUM, true)) {
-      k.heap.free(ptr);
-      throw new TypeError('robots-wasm: compiled table is damaged (checksum)');
-    }
-    // A crafted image can carry a valid checksum: the kernel must never follow an offset out
-    // of it.
-    const damaged = k.fn.validateTable(ptr, image.length, k.scratch(k.fn.validateWorkBytes(image.length)));
-    k.trimScratch(SCRATCH_KEPT_BYTES);
-    if (damaged !== TABLE_OK) {
-      k.heap.free(ptr);
-      throw new TypeError(`robots-wasm: compiled table is damaged (${DAMAGED_PARTS[damaged] ?? 'unknown'})`);
-    }
-    return new Matcher(source, ptr);
+    return matcherFromImage(new Uint8Array(bytes));
   }
 
   /** The table's address: made again first if it was evicted, and marked most recently used. */
@@ -178,15 +152,6 @@ export class Matcher {
     if (hooks !== undefined) for (const hook of hooks) hook();
   }
 
-  /**
-   * Internal: calls `hook` when the matcher is disposed (RobotsPool drops its workers' copies
-   * of the table then).
-   * @internal
-   */
-  whenDisposed(hook: () => void): void {
-    (this.#onDispose ??= []).push(hook);
-  }
-
   /** True once dispose() was called. */
   get disposed(): boolean {
     return this.#source === undefined;
@@ -199,68 +164,28 @@ export class Matcher {
 
   /** The semantics the table was compiled for. */
   get mode(): Mode {
-    return (kernel().dv.getUint32(this.#table() + HDR_FLAGS, true) & FLAG_RFC) !== 0 ? 'rfc' : 'google';
+    return kernel().fn.tableMode(this.#table()) === 1 ? 'rfc' : 'google';
   }
 
   /** Number of rules that can decide (non-empty patterns, index.htm variants included). */
   get ruleCount(): number {
-    return kernel().dv.getUint32(this.#table() + HDR_RULE_COUNT, true);
+    return kernel().fn.tableRuleCount(this.#table()) >>> 0;
   }
 
   /** The self-contained table image, for worker threads or storage; see Matcher.fromBytes. */
   toBytes(): Uint8Array {
     const ptr = this.#table();
     const k = kernel();
-    const image = k.u8.slice(ptr, ptr + this.#size);
-    // Over the table, which the copy equals, with the checksum field read as zeros.
-    new DataView(image.buffer).setUint32(HDR_CHECKSUM, k.fn.tableChecksum(ptr, this.#size) >>> 0, true);
-    return image;
-  }
-
-  /**
-   * Internal: the strength number of the deciding rule for `url`, RESULT_NO_MATCH, or
-   * RESULT_ROBOTS_TXT. `fetched`: match the path a fetch of `url` requests in google mode too
-   * (RFC mode always does).
-   */
-  decide(url: string, fetched = false): number {
-    return this.#checkOne(url, fetched, false);
+    k.fn.sealTable(ptr, this.#size);
+    return k.u8.slice(ptr, ptr + this.#size);
   }
 
   /** checkOne of the kernel for `url`: the deciding rule's number, or with `verdict` 1 (allowed) or 0. */
   #checkOne(url: string, fetched: boolean, verdict: boolean): number {
     requireString(url, 'url');
+    // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
-    const k = kernel();
-    const length = k.encodeUrl(url);
-    const check = verdict ? k.fn.verdictOne : k.fn.checkOne;
-    const result = check(table, k.urlAt, length, fetched ? 1 : 0, k.urlScratchAt);
-    // A huge URL's scratch is not kept.
-    k.trimScratch(SCRATCH_KEPT_BYTES);
-    return result;
-  }
-
-  /** The kind byte (KIND_* bits) of the rule with strength number `r`. */
-  #kindOf(r: number): number {
-    const table = this.#table();
-    const k = kernel();
-    return k.u8[table + k.dv.getUint32(table + HDR_KINDS_OFF, true) + r];
-  }
-
-  /** Internal: the compiled rule with strength number `r`. */
-  rule(r: number): TableRuleInfo {
-    const table = this.#table();
-    const k = kernel();
-    const rules = table + k.dv.getUint32(table + HDR_RULES_OFF, true);
-    // A pattern starts where the previous rule's ends (the first at the pool).
-    const start = table + k.dv.getUint32(r === 0 ? table + HDR_POOL_OFF : rules + (r - 1) * RULE_SIZE + RULE_PAT_END, true);
-    const end = table + k.dv.getUint32(rules + r * RULE_SIZE + RULE_PAT_END, true);
-    const kind = this.#kindOf(r);
-    return {
-      line: k.dv.getUint32(rules + r * RULE_SIZE + RULE_LINE, true),
-      allow: (kind & KIND_ALLOW_BIT) !== 0,
-      derived: (kind & KIND_DERIVED_BIT) !== 0,
-      pattern: asciiString(k.u8, start, end),
-    };
+    return kernel().checkUrl(table, url, fetched, verdict);
   }
 
   /** May the agent fetch `url` (a full URL or a path)? */
@@ -268,20 +193,11 @@ export class Matcher {
     return this.#checkOne(url, false, true) === 1;
   }
 
-  /**
-   * Internal (RobotsCache): isAllowed for a URL about to be fetched, matched as the path the
-   * fetch requests in either mode.
-   * @internal
-   */
-  isAllowedAsFetched(url: string): boolean {
-    return this.#checkOne(url, true, true) === 1;
-  }
-
   /** The verdict for `url` and the compiled rule that decided it. */
   explain(url: string): Explanation {
-    const r = this.decide(url);
+    const r = this.#checkOne(url, false, false);
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
-    const rule = this.rule(r);
+    const rule = compiledRule(this, r);
     return { allowed: rule.allow, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: rule.pattern, line: rule.line } };
   }
 
@@ -289,29 +205,15 @@ export class Matcher {
   checkMany(urls: readonly string[]): Uint8Array {
     if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
     const out = new Uint8Array(urls.length);
-    this.checkRangeInto(urls, 0, urls.length, out);
+    this.#checkRangeInto(urls, 0, urls.length, out, false);
     return out;
   }
 
-  /**
-   * Internal (RobotsCache): checkMany for URLs about to be fetched (see isAllowedAsFetched).
-   * @internal
-   */
-  checkManyAsFetched(urls: readonly string[]): Uint8Array {
-    const out = new Uint8Array(urls.length);
-    this.checkRangeInto(urls, 0, urls.length, out, true);
-    return out;
-  }
-
-  /**
-   * checkMany for urls[from, to), with the verdicts written to out[from, to). Internal: what
-   * RobotsPool checks on the calling thread while its workers are busy.
-   * @internal
-   */
-  checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array, fetched = false): void {
+  /** checkMany for urls[from, to), with the verdicts written to out[from, to). */
+  #checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array, fetched: boolean): void {
     const table = this.#table();
     const k = kernel();
-    const batch = k.batch();
+    const batch = batchArea();
     let i = from;
     while (i < to) {
       const count = batch.fill(urls, i, to);
@@ -328,53 +230,12 @@ export class Matcher {
   }
 
   /**
-   * Verdicts for URLs packed by BatchArea.pack: the same answers as checkMany. Internal: the
-   * form in which RobotsPool workers receive checkMany batches.
-   * @internal
-   */
-  checkPacked({ bytes, spans }: PackedUrls): Uint8Array {
-    const table = this.#table();
-    const k = kernel();
-    const count = spans.length >>> 1;
-    let longest = 0;
-    for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
-    // urls | spans | verdicts | maps of the urls and normalisation scratch, each with scan slack
-    const bytesAt = k.scratch(bytes.length + count * 9 + bufferMapsBytes(bytes.length) + urlScratchBytes(longest) + 128);
-    const spansAt = alignUp(bytesAt + bytes.length + 32, 8);
-    const outAt = spansAt + count * 8;
-    k.u8.set(bytes, bytesAt);
-    new Uint32Array(k.u8.buffer, spansAt, count * 2).set(spans);
-    k.fn.checkSpans(table, bytesAt, bytes.length, spansAt, count, outAt, 0, outAt + count + 32);
-    const verdicts = k.u8.slice(outAt, outAt + count);
-    k.trimScratch(CHUNK_BYTES * 8);
-    return verdicts;
-  }
-
-  /**
    * Verdicts for a buffer of newline-separated URLs (LF or CRLF), one per line; a final line
    * without a line end counts. Splitting, path extraction, normalisation and matching all
    * happen in WebAssembly.
    */
   checkLines(bytes: Uint8Array): Uint8Array {
     return this.#lines(bytes, LINES_VERDICTS).output;
-  }
-
-  /**
-   * Internal (the CLI's check command): the allowed lines of `bytes` (`filter`), or per
-   * non-blank line "allow<TAB>url" / "disallow<TAB>url<TAB>rule line", each LF-terminated,
-   * with the number of non-blank lines disallowed.
-   */
-  reportLines(bytes: Uint8Array, filter: boolean): { output: Uint8Array; disallowed: number } {
-    return this.#lines(bytes, filter ? LINES_FILTER : LINES_REPORT);
-  }
-
-  /**
-   * Internal (the CLI's check command, writing to a file): reportLines, with each chunk's
-   * output handed to `sink` as a view of WebAssembly memory, valid only until `sink` returns:
-   * no copy of it is made. Returns the number of non-blank lines disallowed.
-   */
-  reportLinesTo(bytes: Uint8Array, filter: boolean, sink: (output: Uint8Array) => void): number {
-    return this.#linesTo(bytes, filter ? LINES_FILTER : LINES_REPORT, sink);
   }
 
   #lines(bytes: Uint8Array, mode: number): { output: Uint8Array; disallowed: number } {
@@ -393,22 +254,146 @@ export class Matcher {
     while (start < bytes.length) {
       const end = lineChunkEnd(bytes, start, CHUNK_BYTES);
       const size = end - start;
-      // Output room by mode (assembly/index.ts): a byte per line (at most size + 1 lines), the
-      // allowed lines, or the lines with what a report adds to each.
-      const outBytes = mode === LINES_REPORT ? size + REPORT_EXTRA_BYTES * (size + 1) : size + 1;
-      // buffer | output | maps of the lines and normalisation scratch, each with scan slack
-      const bufAt = k.scratch(size + outBytes + bufferMapsBytes(size) + urlScratchBytes(size) + 128);
-      const outAt = alignUp(bufAt + size + 32, 4);
-      k.u8.set(bytes.subarray(start, end), bufAt);
-      const n = k.fn.checkLines(table, bufAt, size, outAt, outAt + outBytes + 32, mode);
-      disallowed += k.fn.linesDisallowed();
-      sink(k.u8.subarray(outAt, outAt + n));
+      // One block: the lines | the output | the kernel's scratch.
+      const outAt = alignUp(size, 4);
+      const scratchAt = outAt + k.fn.checkLinesOutBytes(size, mode);
+      const chunkTable = table;
+      disallowed += k.withScratch(scratchAt + k.fn.checkLinesScratchBytes(size), (at) => {
+        k.u8.set(bytes.subarray(start, end), at);
+        const n = k.fn.checkLines(chunkTable, at, size, at + outAt, at + scratchAt, mode);
+        const chunkDisallowed = k.fn.linesDisallowed();
+        sink(k.u8.subarray(at + outAt, at + outAt + n));
+        return chunkDisallowed;
+      });
       start = end;
       // The sink may have made tables, and the budget evicted this one to make room: then it
       // is made again here, before the next chunk is written to the scratch block.
       if (start < bytes.length) table = this.#table();
     }
-    k.trimScratch(SCRATCH_KEPT_BYTES);
     return disallowed;
   }
+}
+
+// Internal: for the library's own modules, not re-exported by any entry point.
+
+/** A matcher over the table `source` builds now, and again whenever it was evicted. */
+export function matcherOf(source: TableSource): Matcher {
+  return internal.make(source, source.build());
+}
+
+/**
+ * Matcher.fromBytes of an image that nobody else will write to (a pool worker's transferred
+ * copy), kept as it is to make the table again from.
+ */
+export function matcherFromImage(image: Uint8Array): Matcher {
+  const k = kernel();
+  // The header is checked before a table block is taken: taking one may evict tables.
+  const headerBytes = k.fn.imageHeaderBytes();
+  const refused = k.withScratch(headerBytes, (at) => {
+    const available = Math.min(image.length, headerBytes);
+    k.u8.set(image.subarray(0, available), at);
+    const status = k.fn.imageStatus(at, available, image.length);
+    if (status === IMAGE_OK) return undefined;
+    if (status === IMAGE_BAD_LENGTH) return 'robots-wasm: compiled table is truncated or has trailing bytes';
+    if (status !== IMAGE_OTHER_VERSION) return 'robots-wasm: not a compiled robots-wasm table (bad magic)';
+    // A stored image from another release of the library.
+    const version = String.fromCharCode(k.fn.imageVersion(at));
+    return `robots-wasm: table image of format version ${version}, this version reads ${String.fromCharCode(k.fn.tableVersion())}: compile it again from its robots.txt`;
+  });
+  if (refused !== undefined) throw new TypeError(refused);
+  const source = new TableImage(image);
+  const ptr = source.build();
+  // Damage that leaves every offset in range still changes verdicts: the checksum refuses it
+  // first.
+  if (k.fn.tableSealed(ptr, image.length) === 0) {
+    k.heap.free(ptr);
+    throw new TypeError('robots-wasm: compiled table is damaged (checksum)');
+  }
+  // A crafted image can carry a valid checksum: the kernel must never follow an offset out of it.
+  const damaged = k.withScratch(k.fn.validateWorkBytes(image.length), (work) => k.fn.validateTable(ptr, image.length, work));
+  if (damaged !== TABLE_OK) {
+    k.heap.free(ptr);
+    throw new TypeError(`robots-wasm: compiled table is damaged (${DAMAGED_PARTS[damaged] ?? 'unknown'})`);
+  }
+  return internal.make(source, ptr);
+}
+
+/**
+ * The strength number of the deciding rule for `url`, RESULT_NO_MATCH, or RESULT_ROBOTS_TXT.
+ * `fetched`: match the path a fetch of `url` requests in google mode too (RFC mode always does).
+ */
+export function decide(matcher: Matcher, url: string, fetched = false): number {
+  return internal.checkOne(matcher, url, fetched, false);
+}
+
+/** The compiled rule with strength number `r`. */
+export function compiledRule(matcher: Matcher, r: number): TableRuleInfo {
+  const table = internal.table(matcher);
+  const k = kernel();
+  const kind = k.fn.ruleKind(table, r);
+  return {
+    line: k.fn.ruleLine(table, r) >>> 0,
+    allow: (kind & RULE_KIND_ALLOW_BIT) !== 0,
+    derived: (kind & RULE_KIND_DERIVED_BIT) !== 0,
+    pattern: asciiString(k.u8, table + (k.fn.rulePatternStart(table, r) >>> 0), table + (k.fn.rulePatternEnd(table, r) >>> 0)),
+  };
+}
+
+/** Calls `hook` when the matcher is disposed (RobotsPool drops its workers' copies of the table then). */
+export function whenDisposed(matcher: Matcher, hook: () => void): void {
+  internal.whenDisposed(matcher, hook);
+}
+
+/** RobotsCache's isAllowed for a URL about to be fetched: matched as the path the fetch requests in either mode. */
+export function isAllowedAsFetched(matcher: Matcher, url: string): boolean {
+  return internal.checkOne(matcher, url, true, true) === 1;
+}
+
+/** RobotsCache's checkMany for URLs about to be fetched (see isAllowedAsFetched). */
+export function checkManyAsFetched(matcher: Matcher, urls: readonly string[]): Uint8Array {
+  const out = new Uint8Array(urls.length);
+  internal.checkRangeInto(matcher, urls, 0, urls.length, out, true);
+  return out;
+}
+
+/** checkMany for urls[from, to), with the verdicts written to out[from, to): what RobotsPool checks on the calling thread. */
+export function checkRangeInto(matcher: Matcher, urls: readonly string[], from: number, to: number, out: Uint8Array): void {
+  internal.checkRangeInto(matcher, urls, from, to, out, false);
+}
+
+/** Verdicts for URLs packed by BatchArea.pack, the same answers as checkMany: the form in which RobotsPool workers receive checkMany batches. */
+export function checkPacked(matcher: Matcher, { bytes, spans }: PackedUrls): Uint8Array {
+  const table = internal.table(matcher);
+  const k = kernel();
+  const count = spans.length >>> 1;
+  let longest = 0;
+  for (let i = 1; i < spans.length; i += 2) if (spans[i] > longest) longest = spans[i];
+  // One block: the URLs | their spans | the verdicts | the kernel's scratch.
+  const spansAt = alignUp(bytes.length, 8);
+  const outAt = spansAt + count * 8;
+  const scratchAt = outAt + count;
+  return k.withScratch(scratchAt + k.fn.checkSpansScratchBytes(bytes.length, longest), (at) => {
+    k.u8.set(bytes, at);
+    new Uint32Array(k.u8.buffer, at + spansAt, count * 2).set(spans);
+    k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt);
+    return k.u8.slice(at + outAt, at + outAt + count);
+  });
+}
+
+/**
+ * The CLI's check command: the allowed lines of `bytes` (`filter`), or per non-blank line
+ * "allow<TAB>url" / "disallow<TAB>url<TAB>rule line", each LF-terminated, with the number of
+ * non-blank lines disallowed.
+ */
+export function reportLines(matcher: Matcher, bytes: Uint8Array, filter: boolean): { output: Uint8Array; disallowed: number } {
+  return internal.lines(matcher, bytes, filter ? LINES_FILTER : LINES_REPORT);
+}
+
+/**
+ * The CLI's check command writing to a file: reportLines, with each chunk's output handed to
+ * `sink` as a view of WebAssembly memory, valid only until `sink` returns: no copy of it is
+ * made. Returns the number of non-blank lines disallowed.
+ */
+export function reportLinesTo(matcher: Matcher, bytes: Uint8Array, filter: boolean, sink: (output: Uint8Array) => void): number {
+  return internal.linesTo(matcher, bytes, filter ? LINES_FILTER : LINES_REPORT, sink);
 }

@@ -1,13 +1,14 @@
 // RobotsTxt: a parsed robots.txt file, and the questions a crawler asks of it.
 
 import { requireString } from './args.js';
-import { compileMatcher, type RuleInput } from './compile/table.js';
-import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './compile/layout.js';
-import { Matcher, type Explanation } from './matcher.js';
+import { compiledRules, type RuleInput } from './compile/table.js';
+import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
+import { compiledRule, decide, matcherOf, type Explanation, type Matcher } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups, groupsFor, sitemapUrls, valueText, valueTexts, type RobotsStructure } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
+import { LINE_READER_ROOM } from './robots/parse.js';
 
 /** What a rule's and a group's records cost in the JS heap, about (RobotsTxt.retainedBytes). */
 const RULE_RECORD_BYTES = 64;
@@ -41,6 +42,9 @@ export interface GroupSelection {
   /** 1-based lines of the user-agent line that opens each applying group. */
   lines: number[];
 }
+
+/** retainedBytes, set by RobotsTxt's static block, which alone sees its private members. */
+let retained: (robots: RobotsTxt) => number;
 
 /** A parsed robots.txt file: verdicts, explanations, matchers, sitemaps and crawl-delay per agent. */
 export class RobotsTxt {
@@ -87,7 +91,9 @@ export class RobotsTxt {
    */
   static parse(body: RobotsBody, options?: ParseOptions): RobotsTxt {
     const resolved = resolveParseOptions(options);
-    return new RobotsTxt(prepareBody(body, resolved), resolved.mode);
+    // A string body is encoded into the kernel's scratch block with room for the line reader
+    // above it, which then reads it where it is.
+    return new RobotsTxt(prepareBody(body, resolved, LINE_READER_ROOM), resolved.mode);
   }
 
   /** The groups of the file, in file order (decoded on first use). */
@@ -147,7 +153,7 @@ export class RobotsTxt {
     const key = agentKey(agent, this.mode) ?? '*';
     let matcher = this.#matchers.get(key);
     if (matcher === undefined || matcher.disposed) {
-      matcher = compileMatcher(this.#structure.values, this.#rulesFor(agent), this.mode);
+      matcher = matcherOf(compiledRules(this.#structure.values, this.#rulesFor(agent), this.mode));
       this.#matchers.set(key, matcher);
     }
     this.#lastAgent = agent;
@@ -175,9 +181,9 @@ export class RobotsTxt {
   /** The verdict for `url` and the rule of this file that decided it, with its line. */
   explain(url: string, agent: string): Explanation {
     const matcher = this.matcher(agent);
-    const r = matcher.decide(url);
+    const r = decide(matcher, url);
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
-    const compiled = matcher.rule(r);
+    const compiled = compiledRule(matcher, r);
     let pattern = this.#written(this.#ruleOnLine(compiled.line));
     if (compiled.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
     return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } };
@@ -194,16 +200,13 @@ export class RobotsTxt {
     return undefined;
   }
 
-  /**
-   * Internal (RobotsCache's byte budget): about how many bytes this parsed file holds, its
-   * compiled tables included: the kept values, an object per rule and group, the tables.
-   * @internal
-   */
-  get retainedBytes(): number {
-    const { values, rules, groups, sitemapRanges, hostRanges } = this.#structure;
-    let tables = 0;
-    for (const matcher of this.#matchers.values()) if (!matcher.disposed) tables += matcher.byteLength;
-    return values.length + RULE_RECORD_BYTES * rules.length + GROUP_RECORD_BYTES * groups.length + 8 * (sitemapRanges.length + hostRanges.length) + tables;
+  static {
+    retained = (robots) => {
+      const { values, rules, groups, sitemapRanges, hostRanges } = robots.#structure;
+      let tables = 0;
+      for (const matcher of robots.#matchers.values()) if (!matcher.disposed) tables += matcher.byteLength;
+      return values.length + RULE_RECORD_BYTES * rules.length + GROUP_RECORD_BYTES * groups.length + 8 * (sitemapRanges.length + hostRanges.length) + tables;
+    };
   }
 
   /** Frees the tables of every matcher this file compiled. */
@@ -213,4 +216,12 @@ export class RobotsTxt {
     this.#lastAgent = undefined;
     this.#lastMatcher = undefined;
   }
+}
+
+/**
+ * Internal (RobotsCache's byte budget): about how many bytes a parsed file holds, its compiled
+ * tables included: the kept values, an object per rule and group, the tables.
+ */
+export function retainedBytes(robots: RobotsTxt): number {
+  return retained(robots);
 }

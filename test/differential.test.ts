@@ -6,13 +6,10 @@ import { positionSetMatches, ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
 import { ASCII_PATH_BYTES, ASCII_PATTERN_BYTES, randomPath, randomRobots, randomText, randomWildcardRobots, rng } from './support/random.js';
 import { compilePatterns, kernelLastIndexOf, kernelNibbleTables, kernelTwoWay, keyFilterCounts, type PatternRule } from './support/compile.js';
-import { filterOf } from './support/table.js';
+import { filterOf, readTable } from './support/table.js';
+import { compiledRule, decide } from '../src/matcher.js';
 import { ownSegments, padded, repeatedSegmentRules, sharedSegmentRules } from '../bench/adversarial.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
-import {
-  CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_BUCKET_BITS, FILTER_EXACT_GATES, HDR_FILTER_OFF, HDR_ROOT_OFF, NODE_CHILD_AREA,
-  NODE_COUNT_MASK, NODE_DENSE, NODE_LABEL_CHILDREN,
-} from '../src/compile/layout.js';
 
 const encoder = new TextEncoder();
 
@@ -38,8 +35,8 @@ describe('compiled table against brute force over the position-set matcher', () 
           const tieAllow = best !== undefined && rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
           if (longer || tieAllow) best = rule;
         }
-        const r = matcher.decide(path);
-        const got = r < 0 ? undefined : matcher.rule(r);
+        const r = decide(matcher, path);
+        const got = r < 0 ? undefined : compiledRule(matcher, r);
         expect({ path, allow: got?.allow, length: got?.pattern.length }).toEqual({ path, allow: best?.allow, length: best?.pattern.length });
         if (got !== undefined) {
           // The named rule really matches, and is the first such rule of its length and kind.
@@ -60,38 +57,24 @@ function expectBruteForceVerdict(matcher: Matcher, rules: readonly PatternRule[]
   const bytes = encoder.encode(matcher.mode === 'rfc' ? normalizePath(path) : path);
   const matching = rules.filter((rule) => positionSetMatches(bytes, encoder.encode(rule.pattern)));
   const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
-  const r = matcher.decide(path);
-  expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+  const r = decide(matcher, path);
+  expect({ path, allow: r < 0 ? undefined : compiledRule(matcher, r).allow, length: r < 0 ? undefined : compiledRule(matcher, r).pattern.length })
     .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
 }
 
-/** The key filter's bucket-bits word of a table image (0 when the table has no filter). */
-function filterWord(image: Uint8Array): number {
-  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-  const filter = view.getUint32(HDR_FILTER_OFF, true);
-  return filter === 0 ? 0 : view.getUint32(filter + FILTER_BUCKET_BITS, true);
+/** Whether a table image's key filter compares its gate pairs exactly (false without a filter). */
+function exactGates(image: Uint8Array): boolean {
+  return filterOf(image)?.exactGates ?? false;
 }
 
 /** How many trie nodes of each kind a table image holds, and child entries of long labels. */
 function nodeKinds(image: Uint8Array): Record<'dense' | 'index4' | 'index16' | 'bitmap' | 'longLabel', number> {
-  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
   const kinds = { dense: 0, index4: 0, index16: 0, bitmap: 0, longLabel: 0 };
-  const visit = (node: number) => {
-    const word = view.getUint32(node + NODE_LABEL_CHILDREN, true);
-    const count = word & NODE_COUNT_MASK;
-    if (count === 0) return;
-    const dense = (word & NODE_DENSE) !== 0;
-    if (dense) kinds.dense++;
-    else kinds[count <= 4 ? 'index4' : count <= 16 ? 'index16' : 'bitmap']++;
-    const entries = node + NODE_CHILD_AREA + (dense ? 4 : count <= 4 ? 4 : count <= 16 ? 16 : 32);
-    for (let c = 0; c < count; c++) {
-      const entry = view.getUint32(entries + 4 * c, true);
-      if (entry === 0) continue;
-      if (entry >>> CHILD_LABEL_SHIFT === CHILD_LABEL_LONG) kinds.longLabel++;
-      visit(entry & CHILD_OFFSET_MASK);
-    }
-  };
-  visit(view.getUint32(HDR_ROOT_OFF, true));
+  for (const node of readTable(image).nodes()) {
+    if (node.children.length === 0) continue;
+    kinds[node.area]++;
+    kinds.longLabel += node.children.filter((child) => child.long).length;
+  }
   return kinds;
 }
 
@@ -153,10 +136,10 @@ describe('wildcard key filter', () => {
     // also let "ad" and "cb" through as candidates, which the verdicts cannot show but the
     // table's filter word does.
     const exact = RobotsTxt.parse('User-agent: *\nDisallow: /*ab\nDisallow: /*cd\n', { mode: 'google' }).matcher('Bot');
-    expect(filterWord(exact.toBytes()) & FILTER_EXACT_GATES).toBe(FILTER_EXACT_GATES);
+    expect(exactGates(exact.toBytes())).toBe(true);
     expect(exact.checkMany(['/xadcbx', '/xcdx', '/xabx', '/a', '/b/c/d'])).toEqual(new Uint8Array([1, 0, 0, 1, 1]));
     const three = RobotsTxt.parse('User-agent: *\nDisallow: /*ab\nDisallow: /*cd\nDisallow: /*ef\n', { mode: 'google' }).matcher('Bot');
-    expect(filterWord(three.toBytes()) & FILTER_EXACT_GATES).toBe(0);
+    expect(exactGates(three.toBytes())).toBe(false);
     expect(three.checkMany(['/xadcbx', '/xefx', '/eaf'])).toEqual(new Uint8Array([1, 0, 1]));
   });
 
@@ -171,7 +154,7 @@ describe('wildcard key filter', () => {
         pattern: `/${next() < 0.5 ? '' : randomText(next, alphabet, 2)}*${randomText(next, alphabet, 2 + Math.floor(next() * 3))}${next() < 0.3 ? '*' : ''}${next() < 0.2 ? '$' : ''}`,
       }));
       const matcher = compilePatterns(rules);
-      if ((filterWord(matcher.toBytes()) & FILTER_EXACT_GATES) !== 0) exactSets++;
+      if (exactGates(matcher.toBytes())) exactSets++;
       for (let p = 0; p < 100; p++) {
         const text = randomText(next, alphabet, 1 + Math.floor(next() * 70));
         expectBruteForceVerdict(matcher, rules, text.startsWith('/') ? `/a${text}` : `/${text}`);
@@ -196,7 +179,7 @@ describe('wildcard key filter', () => {
       const body = `User-agent: *\n${keys.map((key) => `${next() < 0.3 ? 'Allow' : 'Disallow'}: /*${key}${next() < 0.3 ? '$' : ''}\n`).join('')}Disallow: /a/\n`;
       const robots = RobotsTxt.parse(body, { mode });
       const matcher = robots.matcher('Bot');
-      if ((filterWord(matcher.toBytes()) & FILTER_EXACT_GATES) !== 0) mappedSets++;
+      if (exactGates(matcher.toBytes())) mappedSets++;
       const urls = Array.from({ length: 200 }, () => {
         let path = '';
         const pieces = Math.floor(next() * 12);
@@ -264,8 +247,8 @@ function expectVerdictOfRulesThatMayMatch(matcher: Matcher, rules: readonly Patt
   const bytes = encoder.encode(path);
   const matching = rules.filter((rule) => segmentsOccur(path, rule.pattern) && positionSetMatches(bytes, encoder.encode(rule.pattern)));
   const best = matching.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
-  const r = matcher.decide(path);
-  expect({ path, allow: r < 0 ? undefined : matcher.rule(r).allow, length: r < 0 ? undefined : matcher.rule(r).pattern.length })
+  const r = decide(matcher, path);
+  expect({ path, allow: r < 0 ? undefined : compiledRule(matcher, r).allow, length: r < 0 ? undefined : compiledRule(matcher, r).pattern.length })
     .toEqual({ path, allow: best?.allow, length: best?.pattern.length });
   return best !== undefined;
 }
@@ -418,7 +401,7 @@ describe('every literal segment a key: rules tried only when all their segments 
     // held one-byte segments).
     expect(filter.keys.slice(filter.lazy).sort()).toEqual(['/', '/?', 'q']);
     expect(filter.keys.slice(filter.singles, filter.lazy)).toEqual(['?']);
-    const byLine = (line: number) => filter.rules.find((r) => matcher.rule(r.rule).line === line)!;
+    const byLine = (line: number) => filter.rules.find((r) => compiledRule(matcher, r.rule).line === line)!;
     expect(byLine(1)).toMatchObject({ home: 'b1', segments: ['aaaaa', 'b1'], literal: 1, anchored: false });
     expect(byLine(2)).toMatchObject({ home: 'b2', segments: ['aaaaa', 'b2'], anchored: true });
     // Both of its multi-byte segments are held by three rules: the longer one wins.

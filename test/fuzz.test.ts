@@ -12,9 +12,8 @@ import { RobotsPool } from '../dist/pool/index.js';
 import { urlsForPattern } from '../scripts/corpus-check.mjs';
 import { ReferenceRobots } from './oracle/reference.js';
 import { corpusFiles } from './support/fixtures.js';
-import { reseal } from './support/images.js';
+import { readTable, reseal } from './support/table.js';
 import { pick, randomPath, rng, type Rng } from './support/random.js';
-import { FILTER_AUTOMATA, HDR_FILTER_OFF, HDR_ROOT_OFF } from '../src/compile/layout.js';
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 // FUZZ_SEED=n moves every generator to other fixed seeds, for runs that explore new inputs.
@@ -99,9 +98,7 @@ function segmentedRules(next: Rng, count: number): string {
 
 /** Whether a table image's key filter has automata. */
 function filterAutomata(image: Uint8Array): boolean {
-  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-  const filter = view.getUint32(HDR_FILTER_OFF, true);
-  return filter !== 0 && view.getUint32(filter + FILTER_AUTOMATA, true) !== 0;
+  return readTable(image).filter()?.automata ?? false;
 }
 
 function generated(next: Rng): Uint8Array {
@@ -227,8 +224,7 @@ describe('damaged table images', () => {
       const { urls, lines } = source;
       const image = source.image.slice();
       const view = new DataView(image.buffer);
-      const root = view.getUint32(HDR_ROOT_OFF, true);
-      const filter = view.getUint32(HDR_FILTER_OFF, true);
+      const { rootAt: root, filterAt: filter } = readTable(image);
       // Mostly inside the trie, where the walk follows what it reads, or the key filter, whose
       // records and automata the matcher follows too; otherwise anywhere.
       const place = next();

@@ -2,14 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Matcher, RobotsTxt } from '../src/index.js';
-import {
-  AUTOMATON_FIRST_CHILD, AUTOMATON_NODES, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FILTER_AUTOMATA, FILTER_KEY_COUNT, FILTER_KEYS_OFF, FILTER_LAZY,
-  HDR_CHECKSUM, HDR_FILTER_OFF, HDR_ROOT_OFF, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, KEY_RULE_COUNT, KEY_RULE_RECORD, KEY_RULE_WORD,
-  KEY_RULES_OFF, KEY_SIZE, NODE_COUNT_MASK, NODE_CHILD_AREA, NODE_DENSE, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT,
-  RULE_PAT_END, RULE_SIZE, SEGMENTS_COUNT, SEGMENTS_KEYS,
-} from '../src/compile/layout.js';
-import { crc32c, imageChecksum, reseal } from './support/images.js';
-import { filterOf } from './support/table.js';
+import { crc32c, filterOf, HEADER, imageChecksum, readTable, recordWord, reseal } from './support/table.js';
 
 const encoder = new TextEncoder();
 const body = 'user-agent: *\ndisallow: /private\nallow: /private/ok\ndisallow: /*.pdf$\ndisallow: /é\n';
@@ -103,68 +96,59 @@ describe('table images', () => {
     const older = matcher.toBytes();
     older[3] = 0x37; // "RWT7": the format before the checksum and before every literal segment of a wildcard rule was a key
     expect(() => Matcher.fromBytes(older)).toThrow(/format version 7, this version reads 8: compile it again/);
-    expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, HEADER_SIZE))).toThrow(/truncated/);
+    expect(() => Matcher.fromBytes(matcher.toBytes().subarray(0, HEADER.size))).toThrow(/truncated/);
     expect(() => Matcher.fromBytes('x' as never)).toThrow(TypeError);
   });
 
-  /** Where the root's first child entry is in `image`, and the child it names. */
+  /** The root's first child entry in `image` (a dense area's first entry always names a child), and a reader. */
   const firstChild = (image: Uint8Array) => {
-    const view = new DataView(image.buffer);
-    const root = view.getUint32(HDR_ROOT_OFF, true);
-    const word = view.getUint32(root + NODE_LABEL_CHILDREN, true);
-    const children = word & NODE_COUNT_MASK;
-    expect(children).toBeGreaterThan(0);
-    // A dense area's first entry is its first byte's, which always names a child.
-    const entryAt = root + NODE_CHILD_AREA + ((word & NODE_DENSE) !== 0 ? 4 : children <= 4 ? 4 : children <= 16 ? 16 : 32);
-    const entry = view.getUint32(entryAt, true);
-    return { view, root, entryAt, entry, child: entry & CHILD_OFFSET_MASK };
+    const table = readTable(image);
+    const root = table.node(table.rootAt);
+    expect(root.children.length).toBeGreaterThan(0);
+    return { table, root, first: root.children[0] };
   };
 
   it('fromBytes rejects a trie whose child points back at its parent (a walk would never end)', () => {
     const image = matcher.toBytes();
-    const { view, root, entryAt, entry } = firstChild(image);
-    view.setUint32(entryAt, ((entry >>> CHILD_LABEL_SHIFT) << CHILD_LABEL_SHIFT) | root, true);
+    const { table, root, first } = firstChild(image);
+    table.setChild(first, root.at);
     expect(() => Matcher.fromBytes(image)).toThrow(/damaged \(checksum\)/);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a child entry whose label length is not its child\'s (the walk compares that many bytes)', () => {
     const image = matcher.toBytes();
-    const { view, entryAt, entry } = firstChild(image);
+    const { table, first } = firstChild(image);
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
-    view.setUint32(entryAt, entry + (1 << CHILD_LABEL_SHIFT), true);
+    expect(first.labelLength).toBe(table.node(first.child).labelLength);
+    table.setEntryLabelLength(first, first.labelLength + 1);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a trie child with an empty label (the walk compares 1 to 16 label bytes at once)', () => {
     const image = matcher.toBytes();
-    const { view, child } = firstChild(image);
-    const childWord = view.getUint32(child + NODE_LABEL_CHILDREN, true);
-    expect(childWord >>> NODE_LABEL_SHIFT).toBeGreaterThan(0);
+    const { table, first } = firstChild(image);
+    const child = table.node(first.child);
+    expect(child.labelLength).toBeGreaterThan(0);
     expect(Matcher.fromBytes(image).isAllowed('/private')).toBe(false);
-    view.setUint32(child + NODE_LABEL_CHILDREN, childWord & ((1 << NODE_LABEL_SHIFT) - 1), true);
+    table.setLabel(child, 0);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
   /** A table of multi-segment wildcard rules (segment records, lazy keys), and with `keys` keys, automata. */
   const segmented = (keys: number) => RobotsTxt.parse(`user-agent: *\n${Array.from({ length: keys }, (_, i) => `disallow: /*a!~${i}*/*x${i % 7}\n`).join('')}`).matcher('Bot');
-  /** The filter of an image: its offset, the keys' offset and count, and a view. */
+  /** The filter of an image, and a reader that writes to the image. */
   const filterView = (image: Uint8Array) => {
-    const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-    const filter = view.getUint32(HDR_FILTER_OFF, true);
-    return { view, filter, keys: view.getUint32(filter + FILTER_KEYS_OFF, true), keyCount: view.getUint32(filter + FILTER_KEY_COUNT, true) };
+    const table = readTable(image);
+    const filter = table.filter()!;
+    return { table, filter, keyCount: filter.keys.length };
   };
-  /** The first rule entry of `image` with a segment record, and that record. */
+  /** The first keyed rule of `image` with a segment record. */
   const firstRecord = (image: Uint8Array) => {
-    const { view, keys, keyCount } = filterView(image);
-    for (let k = 0; k < keyCount; k++) {
-      const list = view.getUint32(keys + k * KEY_SIZE + KEY_RULES_OFF, true);
-      for (let i = 0; i < view.getUint32(keys + k * KEY_SIZE + KEY_RULE_COUNT, true); i++) {
-        const word = view.getUint32(list + 8 * i + KEY_RULE_WORD, true);
-        if ((word & KEY_RULE_RECORD) !== 0) return { view, keyCount, wordAt: list + 8 * i + KEY_RULE_WORD, record: word & ~KEY_RULE_RECORD };
-      }
-    }
-    throw new Error('no segment record');
+    const { table, filter, keyCount } = filterView(image);
+    const rule = filter.rules.find((r) => r.record !== 0);
+    if (rule === undefined) throw new Error('no segment record');
+    return { table, keyCount, rule };
   };
 
   it('fromBytes rejects a segment record outside the image, of no segments, or naming no key', () => {
@@ -175,9 +159,9 @@ describe('table images', () => {
       change(firstRecord(image));
       expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(key filter\)/);
     };
-    damage(({ view, wordAt }) => view.setUint32(wordAt, (view.byteLength - 4) | KEY_RULE_RECORD, true));
-    damage(({ view, record }) => view.setUint32(record + SEGMENTS_COUNT, 0, true));
-    damage(({ view, record, keyCount }) => view.setUint32(record + SEGMENTS_KEYS + 4, keyCount, true));
+    damage(({ table, rule }) => table.setU32(rule.wordAt, recordWord(table.image.length - 4)));
+    damage(({ table, rule }) => table.setU32(rule.countAt, 0));
+    damage(({ table, rule, keyCount }) => table.setU32(rule.keysAt + 4, keyCount));
     const copy = Matcher.fromBytes(matcher.toBytes());
     expect([copy.isAllowed('/a!~2/x2'), copy.isAllowed('/a!~2x2')]).toEqual([false, true]);
   });
@@ -185,9 +169,9 @@ describe('table images', () => {
   it('fromBytes rejects more lazy keys than one per ASCII byte', () => {
     const matcher = segmented(4);
     const image = matcher.toBytes();
-    const { view, filter, keyCount } = filterView(image);
-    expect(keyCount - view.getUint32(filter + FILTER_LAZY, true)).toBe(1); // '/'
-    view.setUint32(filter + FILTER_LAZY, 0, true);
+    const { table, filter, keyCount } = filterView(image);
+    expect(keyCount - filter.lazy).toBe(1); // '/'
+    table.setU32(filter.lazyAt, 0);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(key filter\)/);
   });
 
@@ -198,23 +182,19 @@ describe('table images', () => {
     const path = `/${'!~'.repeat(2000)}a!~100/x5`;
     expect([matcher.isAllowed(path), matcher.isAllowed(`${path}x2`)]).toEqual([true, false]);
     const automaton = (image: Uint8Array) => {
-      const { view, filter, keyCount } = filterView(image);
-      const at = view.getUint32(filter + FILTER_AUTOMATA, true);
-      expect(at).toBeGreaterThan(0);
-      const nodes = view.getUint32(at + AUTOMATON_NODES, true);
-      const first = at + AUTOMATON_FIRST_CHILD;
-      const fail = first + 4 * (nodes + 1);
-      return { view, nodes, fail, keyNode: fail + 8 * nodes, keyCount };
+      const { table, filter } = filterView(image);
+      expect(filter.automataAt).toBeGreaterThan(0);
+      return { table, ...table.automaton(filter.automataAt) };
     };
     const image = matcher.toBytes();
-    const { view, nodes, fail } = automaton(image);
+    const { table, nodes, failAt } = automaton(image);
     // The last node is a deepest one: pointing the failure link of node 1 (depth 1) at it.
-    view.setUint32(fail + 4, nodes - 1, true);
+    table.setU32(failAt + 4, nodes - 1);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(key filter\)/);
     const other = matcher.toBytes();
-    const { view: otherView, keyNode } = automaton(other);
+    const { table: otherTable, keyNodeAt } = automaton(other);
     // Key 0 ending at the root, as deep as no key is long.
-    otherView.setUint32(keyNode, 0, true);
+    otherTable.setU32(keyNodeAt, 0);
     expect(() => Matcher.fromBytes(reseal(other))).toThrow(/damaged \(key filter\)/);
     const copy = Matcher.fromBytes(matcher.toBytes());
     expect([copy.isAllowed(path), copy.isAllowed(`${path}x2`)]).toEqual([true, false]);
@@ -223,9 +203,9 @@ describe('table images', () => {
 
   it('a root with only a "/" child is that child, and fromBytes accepts no other root label', () => {
     const rootLabel = (image: Uint8Array) => {
-      const view = new DataView(image.buffer, image.byteOffset);
-      const root = view.getUint32(HDR_ROOT_OFF, true);
-      return { view, root, length: view.getUint32(root + NODE_LABEL_CHILDREN, true) >>> NODE_LABEL_SHIFT };
+      const table = readTable(image);
+      const root = table.node(table.rootAt);
+      return { table, root, length: root.labelLength };
     };
     // Every literal starts with '/': the walk starts after the root's label "/".
     expect(rootLabel(matcher.toBytes()).length).toBe(1);
@@ -249,26 +229,24 @@ describe('table images', () => {
     expect(Array.from(merged.checkLines(encoder.encode(paths.map((path) => `https://a.example${path}`).join('\n'))))).toEqual([0, 0, 0, 1, 1]);
 
     const longer = matcher.toBytes();
-    const { view, root } = rootLabel(longer);
-    view.setUint32(root + NODE_LABEL_CHILDREN, view.getUint32(root + NODE_LABEL_CHILDREN, true) + (1 << NODE_LABEL_SHIFT), true);
+    const { table, root } = rootLabel(longer);
+    table.setLabel(root, root.labelLength + 1);
     expect(() => Matcher.fromBytes(reseal(longer))).toThrow(/damaged \(trie nodes\)/);
     // The label "/" moved one byte on, to a pattern's second byte.
     const moved = matcher.toBytes();
     const at = rootLabel(moved);
-    at.view.setUint32(at.root + NODE_LABEL_OFF, at.view.getUint32(at.root + NODE_LABEL_OFF, true) + 1, true);
+    at.table.setLabel(at.root, at.root.labelLength, at.root.label + 1);
     expect(() => Matcher.fromBytes(reseal(moved))).toThrow(/damaged \(trie nodes\)/);
   });
 
   it('fromBytes rejects a wildcard rule shorter than the depth of its trie node', () => {
     // Rule 0 (the longest) is the literal one; rule 1 the wildcard one.
     const image = RobotsTxt.parse('user-agent: *\ndisallow: /abcdefghijklmnopqrstuvwxyz\ndisallow: /private/*.pdf$\n').matcher('Bot').toBytes();
-    const view = new DataView(image.buffer);
-    const rules = view.getUint32(HDR_RULES_OFF, true);
+    const table = readTable(image);
     // Rule 0's pattern grows to end one byte before rule 1's, which becomes its own last byte,
     // "$", still hanging off the node "/private/" (depth 9), where the matcher would start on
     // its tail; every offset stays inside the image.
-    const wildEnd = view.getUint32(rules + RULE_SIZE + RULE_PAT_END, true);
-    view.setUint32(rules + RULE_PAT_END, wildEnd - 1, true);
+    table.setU32(table.patternEndAt(0), table.patternEnd(1) - 1);
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(trie nodes\)/);
   });
 
@@ -319,7 +297,7 @@ describe('table image integrity', () => {
   // key filter.
   const matcher = RobotsTxt.parse(readFileSync(new URL('../bench/data/www.bcg.com', import.meta.url))).matcher('ExampleBot');
   const image = matcher.toBytes();
-  const view = new DataView(image.buffer);
+  const table = readTable(image);
   /** What fromBytes says of `bytes`: 'loaded', or the message of its TypeError. */
   const load = (bytes: Uint8Array): string => {
     try {
@@ -334,8 +312,8 @@ describe('table image integrity', () => {
   it('the checksum is the CRC-32C of the image with its field zeroed; a loaded image exports the same bytes', () => {
     expect(crc32c(encoder.encode('123456789'))).toBe(0xe3069283); // CRC-32C's check value
     expect(image.length).toBe(892);
-    expect(view.getUint32(HDR_CHECKSUM, true)).toBe(imageChecksum(image));
-    expect(view.getUint32(HDR_CHECKSUM, true)).not.toBe(0);
+    expect(table.checksum).toBe(imageChecksum(image));
+    expect(table.checksum).not.toBe(0);
     const copy = Matcher.fromBytes(image);
     expect(copy.toBytes()).toEqual(image);
     expect(copy.checkMany(['/', '/search?q=1', '/x.pdf'])).toEqual(matcher.checkMany(['/', '/search?q=1', '/x.pdf']));
@@ -350,7 +328,7 @@ describe('table image integrity', () => {
       const byte = bit >>> 3;
       const outcome = load(damaged);
       // Past the magic and the length, the checksum refuses the image before the structure is read.
-      const part = byte < HDR_TOTAL_LEN ? 'magic' : byte < HDR_TOTAL_LEN + 4 ? 'length' : byte < HDR_CHECKSUM || byte >= HDR_CHECKSUM + 4 ? 'body' : 'checksum field';
+      const part = byte < HEADER.totalLength ? 'magic' : byte < HEADER.totalLength + 4 ? 'length' : byte < HEADER.checksum || byte >= HEADER.checksum + 4 ? 'body' : 'checksum field';
       const key = `${part}: ${outcome.replace(/version ., this/, 'version ?, this')}`;
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
     }
@@ -367,9 +345,9 @@ describe('table image integrity', () => {
     const loads: string[] = [];
     for (let length = 0; length < image.length; length++) {
       loads.push(load(image.slice(0, length)));
-      if (length >= HDR_CHECKSUM + 4) {
+      if (length >= HEADER.checksum + 4) {
         const patched = image.slice(0, length);
-        new DataView(patched.buffer).setUint32(HDR_TOTAL_LEN, length, true);
+        readTable(patched).setU32(HEADER.totalLength, length);
         loads.push(load(patched));
       }
     }
@@ -377,11 +355,11 @@ describe('table image integrity', () => {
       const longer = new Uint8Array(image.length + extra);
       longer.set(image);
       loads.push(load(longer));
-      new DataView(longer.buffer).setUint32(HDR_TOTAL_LEN, longer.length, true);
+      readTable(longer).setU32(HEADER.totalLength, longer.length);
       loads.push(load(longer));
     }
     expect(loads.filter((outcome) => !/bad magic|truncated or has trailing bytes|damaged \(checksum\)/.test(outcome))).toEqual([]);
-    expect(loads.filter((outcome) => /damaged \(checksum\)/.test(outcome))).toHaveLength(image.length - HDR_CHECKSUM - 4 + 3);
+    expect(loads.filter((outcome) => /damaged \(checksum\)/.test(outcome))).toHaveLength(image.length - HEADER.checksum - 4 + 3);
   });
 });
 
@@ -440,7 +418,7 @@ describe('lifetime', () => {
   it('a file with no rules compiles to a header-only table that allows everything', () => {
     const matcher = RobotsTxt.parse('').matcher('Bot');
     expect(matcher.ruleCount).toBe(0);
-    expect(matcher.byteLength).toBe(HEADER_SIZE);
+    expect(matcher.byteLength).toBe(HEADER.size);
     const copy = Matcher.fromBytes(matcher.toBytes());
     expect(Array.from(copy.checkLines(encoder.encode('/\n/x')))).toEqual([1, 1]);
     copy.dispose();

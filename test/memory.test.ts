@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Matcher, normalizePath, RobotsTxt, setTableBudget, wasmMemoryStats, type Explanation, type Mode } from '../src/index.js';
 import { kernel } from '../src/wasm/kernel.js';
+import { reportLinesTo } from '../src/matcher.js';
 import { Heap } from '../src/wasm/memory.js';
 import { DEFAULT_TABLE_BUDGET } from '../src/wasm/tables.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
@@ -227,7 +228,7 @@ describe('compiled tables are a cache with a byte budget', () => {
     const heap = kernel().heap as unknown as { starts: number[]; sizes: number[] };
     let made = 0;
     let disallowed = 0;
-    const n = matcher.reportLinesTo(new TextEncoder().encode(lines), false, (output) => {
+    const n = reportLinesTo(matcher, new TextEncoder().encode(lines), false, (output) => {
       disallowed += new TextDecoder().decode(output).split('\n').filter((line) => line.startsWith('disallow')).length;
       made++;
       expect(RobotsTxt.parse('User-agent: *\nDisallow: /b\n').isAllowed('/b', 'Bot')).toBe(false);

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt, setTableBudget } from '../dist/index.js';
-import { packedJobSize, RobotsPool } from '../dist/pool/pool.js';
+import { packedJobSize, RobotsPool, workerStats } from '../dist/pool/pool.js';
 import { corpusFile } from './support/fixtures.js';
 import { randomPath, rng } from './support/random.js';
 
@@ -210,10 +210,10 @@ describe('RobotsPool workers and the table budget', () => {
       const kept = RobotsTxt.parse(corpusFile('au.indeed.com')).matcher('Bot');
       const disposed = RobotsTxt.parse(corpusFile('www.proprofs.com')).matcher('Bot');
       for (const m of [kept, disposed]) expect(await fresh.checkMany(m, urls)).toEqual(m.checkMany(urls));
-      const held = await fresh.workerStats();
+      const held = await workerStats(fresh);
       expect(held.map((w) => [w.tables, w.memory.residentTables])).toEqual([[2, 2], [2, 2]]);
       disposed.dispose();
-      const after = await fresh.workerStats();
+      const after = await workerStats(fresh);
       expect(after.map((w) => [w.tables, w.memory.residentTables])).toEqual([[1, 1], [1, 1]]);
       expect(after.map((w) => w.memory.tableBytes)).toEqual(held.map((w) => w.memory.tableBytes - 16 * Math.ceil(disposed.byteLength / 16)));
       expect(await fresh.checkLines(kept, lines)).toEqual(kept.checkLines(lines));
@@ -230,7 +230,7 @@ describe('RobotsPool workers and the table budget', () => {
       for (let round = 0; round < 2; round++) {
         for (const m of matchers) expect(await tight.checkMany(m, urls)).toEqual(m.checkMany(urls));
       }
-      const stats = await tight.workerStats();
+      const stats = await workerStats(tight);
       expect(stats.map((w) => [w.memory.tableBudget, w.tables, w.memory.residentTables])).toEqual([[0, 3, 1], [0, 3, 1]]);
       expect(stats.every((w) => w.memory.evictions >= 5)).toBe(true);
     } finally {

@@ -2,8 +2,7 @@
 // UTF-8 by the kernel (assembly/utf16.ts) must give the bytes TextEncoder gives, string by string.
 import { describe, expect, it } from 'vitest';
 import { RobotsTxt } from '../src/index.js';
-import { BATCH_UNITS, BATCH_URLS } from '../src/wasm/batch.js';
-import { kernel } from '../src/wasm/kernel.js';
+import { BATCH_UNITS, BATCH_URLS, batchArea } from '../src/wasm/batch.js';
 import { pick, rng } from './support/random.js';
 
 const encoder = new TextEncoder();
@@ -25,7 +24,7 @@ function randomString(next: () => number, maxUnits: number): string {
 
 /** Each URL's UTF-8 as the packed form of one job: the batch transcoder's output, batch after batch. */
 function transcoded(urls: string[]): Uint8Array[] {
-  const { bytes, spans } = kernel().batch().pack(urls, 0, urls.length);
+  const { bytes, spans } = batchArea().pack(urls, 0, urls.length);
   return urls.map((_, i) => bytes.slice(spans[2 * i], spans[2 * i] + spans[2 * i + 1]));
 }
 
@@ -65,7 +64,7 @@ describe('UTF-16 to UTF-8 in the kernel', () => {
     const urls = [...Array.from({ length: BATCH_URLS + 3 }, (_, i) => `/${i}é`), long, '/a', tooLong, '/b', long, long];
     const got = transcoded(urls);
     urls.forEach((url, i) => expect(got[i]).toEqual(encoder.encode(url)));
-    const batch = kernel().batch();
+    const batch = batchArea();
     expect(batch.fill(urls, 0)).toBe(BATCH_URLS);
     expect(batch.fill(urls, BATCH_URLS + 3)).toBe(2);
     expect(batch.fill(urls, BATCH_URLS + 5)).toBe(0);

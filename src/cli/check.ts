@@ -1,10 +1,10 @@
 // `robots-wasm check`: one verdict per URL of a file or stdin against one robots.txt. The input
 // is read in blocks of whole lines (inputBlocks) and each block goes through the matcher's
-// line path (Matcher.reportLines, or reportLinesTo when stdout is a file) in one call, so
-// memory stays constant for any input size and the per-URL work in JavaScript is only copying
-// bytes to the output. A line longer than MAX_LINE_BYTES gets an error line in its place.
+// line path (reportLines, or reportLinesTo when stdout is a file) in one call, so memory stays
+// constant for any input size and the per-URL work in JavaScript is only copying bytes to the
+// output. A line longer than MAX_LINE_BYTES gets an error line in its place.
 
-import { CHUNK_BYTES, type Matcher } from '../matcher.js';
+import { CHUNK_BYTES, reportLines, reportLinesTo, type Matcher } from '../matcher.js';
 import {
   agentValue, describeLongLine, examplePath, inputBlocks, loadRobots, MAX_LINE_BYTES, modeOf, parse, Progress, stdoutIsFile,
   stringValue, UsageError, warn, write, writeFileOutput, type LongLine,
@@ -51,10 +51,10 @@ function block(state: CheckState, bytes: Uint8Array): Uint8Array | string {
     // The kernel writes the output itself: no per-URL work here. A file takes it straight from
     // WebAssembly memory, with no copy.
     if (stdoutIsFile) {
-      state.disallowed += state.matcher.reportLinesTo(bytes, state.format === 'filter', writeFileOutput);
+      state.disallowed += reportLinesTo(state.matcher, bytes, state.format === 'filter', writeFileOutput);
       return '';
     }
-    const { output, disallowed } = state.matcher.reportLines(bytes, state.format === 'filter');
+    const { output, disallowed } = reportLines(state.matcher, bytes, state.format === 'filter');
     state.disallowed += disallowed;
     return output;
   }

@@ -1,14 +1,14 @@
-// rules -> compiled table: the kernel's compiler (assembly/compile.ts, where the table format
-// is documented) normalises the patterns and writes the table straight into the block the
-// Matcher will own.
+// rules -> compiled table: the kernel's compiler (assembly/compile.ts; the format is
+// src/wasm/abi.ts) normalises the patterns and writes the table straight into the block a
+// matcher will own. This module hands back what the table is made from; src/matcher.ts wraps
+// it in a Matcher.
 
-import { COMPILE_SHORT_OF_WORK, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from './layout.js';
-import { Matcher, type TableSource } from '../matcher.js';
+import { COMPILE_SHORT_OF_WORK, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from '../wasm/abi.js';
 import type { KeptValues } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
-import { kernel, type Kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
+import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
-import { allocTable } from '../wasm/tables.js';
+import { allocTable, type TableSource } from '../wasm/tables.js';
 
 /** A rule to compile: its value in the body bytes, as written. */
 export interface RuleInput {
@@ -20,16 +20,15 @@ export interface RuleInput {
 }
 
 /**
- * Compiles rules whose values are ranges of `values` (RobotsStructure.values) into a matcher.
- * In google mode an Allow ending in /index.htm... also gets the reference's directory variant
- * (flagged derived). The matcher keeps the three arguments (no copy) to compile its table again
- * if the table budget evicts it.
+ * The table source of rules whose values are ranges of `values` (RobotsStructure.values): it
+ * compiles them whenever the table is needed. In google mode an Allow ending in /index.htm...
+ * also gets the reference's directory variant (flagged derived). The source keeps the three
+ * arguments (no copy) to compile the table again if the table budget evicts it.
  */
-export function compileMatcher(values: KeptValues, rules: readonly RuleInput[], mode: Mode): Matcher {
-  return Matcher.build(new CompiledRules(values, rules, mode));
+export function compiledRules(values: KeptValues, rules: readonly RuleInput[], mode: Mode): TableSource {
+  return new CompiledRules(values, rules, mode);
 }
 
-/** A matcher's table source: its rules, compiled again whenever the table is needed. */
 class CompiledRules implements TableSource {
   constructor(
     private readonly values: KeptValues,
@@ -69,13 +68,12 @@ function compileTable(values: KeptValues, rules: readonly RuleInput[], mode: Mod
     const table = allocTable(tableSize);
     let size: number;
     try {
-      size = compileInto(k, values, rules, lo, slice, inputSize, workSize, table, tableSize, mode);
+      // The input and the compiler's work area live in the reusable scratch block: a heap
+      // block of their own per compile costs an alloc and a free.
+      size = k.withScratch(inputSize + workSize, (scratch) => compileInto(k, scratch, values, rules, lo, slice, inputSize, workSize, table, tableSize, mode));
     } catch (error) {
       k.heap.free(table);
       throw error;
-    } finally {
-      // A large file's work area is not kept for the next compile.
-      k.trimScratch(SCRATCH_KEPT_BYTES);
     }
     if (size >= 0) {
       k.heap.shrink(table, size);
@@ -88,17 +86,14 @@ function compileTable(values: KeptValues, rules: readonly RuleInput[], mode: Mod
 }
 
 /**
- * One compileTable call: the rules' values and records go into the scratch block, followed by
- * the work area; returns the table size or the kernel's COMPILE_SHORT_OF_* answer.
+ * One compileTable call: the rules' values and records go into `scratch`, followed by the
+ * work area; returns the table size or the kernel's COMPILE_SHORT_OF_* answer.
  */
 function compileInto(
-  k: Kernel, values: KeptValues, rules: readonly RuleInput[], lo: number, slice: number, inputSize: number,
+  k: Kernel, scratch: number, values: KeptValues, rules: readonly RuleInput[], lo: number, slice: number, inputSize: number,
   workSize: number, table: number, tableSize: number, mode: Mode,
 ): number {
   const n = rules.length;
-  // The input and the compiler's work area live in the reusable scratch block: a heap block
-  // of their own per compile costs an alloc and a free.
-  const scratch = k.scratch(inputSize + workSize);
   if (typeof values === 'string') k.writeString(values.slice(lo, lo + slice), scratch, 'latin1');
   else k.u8.set(values.subarray(lo, lo + slice), scratch);
   // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.

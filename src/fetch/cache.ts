@@ -10,13 +10,15 @@
 
 import { integerOption, requireString } from '../args.js';
 import { toBase64 } from '../encoding.js';
-import type { Matcher } from '../matcher.js';
-import { RobotsTxt } from '../robots-txt.js';
+import { checkManyAsFetched, isAllowedAsFetched, type Matcher } from '../matcher.js';
+import { retainedBytes, RobotsTxt } from '../robots-txt.js';
 import {
   requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
 } from './fetch.js';
 import { originOf, robotsLocation } from './origin.js';
-import { snapshotRecords, type CheckedRecord } from './snapshot.js';
+import { snapshotRecords, type CheckedRecord, type RobotsCacheRecord } from './snapshot.js';
+
+export type { RobotsCacheRecord };
 
 export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** The crawler's product token, matched against user-agent lines (`ExampleBot`). */
@@ -35,14 +37,6 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** URLs filter() reads ahead, so that fetches for upcoming origins overlap; default 1,000. */
   lookahead?: number;
 }
-
-/** One cached origin, as export() writes it and import() reads it (JSON-safe). */
-export type RobotsCacheRecord = Omit<RobotsFetchResult, 'robots' | 'body' | 'revalidated'> & {
-  /** The body read, base64 (ok results). */
-  body: string | undefined;
-  /** Since when refreshes have been unreachable, if they are. */
-  unreachableSince: number | undefined;
-};
 
 /** What export() returns: plain data, ready for JSON.stringify. */
 export interface RobotsCacheSnapshot {
@@ -66,7 +60,7 @@ interface Entry {
 
 /** About how many bytes a fetch result holds: its body and its parsed file. */
 function resultBytes(result: RobotsFetchResult | undefined): number {
-  return result === undefined ? 0 : (result.body?.length ?? 0) + result.robots.retainedBytes;
+  return result === undefined ? 0 : (result.body?.length ?? 0) + retainedBytes(result.robots);
 }
 
 /** `url` has nothing, or a path, query or fragment, at `at`: an authority ending there is whole. */
@@ -198,7 +192,7 @@ export class RobotsCache {
     const pending: Promise<void>[] = [];
     for (const [origin, indices] of byOrigin) {
       const check = (entry: Entry) => {
-        const answers = this.#matcher(entry).checkManyAsFetched(indices.map((i) => urls[i]));
+        const answers = checkManyAsFetched(this.#matcher(entry), indices.map((i) => urls[i]));
         for (let k = 0; k < indices.length; k++) verdicts[indices[k]] = answers[k];
       };
       const ready = this.#readyNow(origin);
@@ -355,7 +349,7 @@ export class RobotsCache {
 
   /** The verdict for a URL the crawler will fetch: matched as the path the fetch requests, in either mode. */
   #verdict(entry: Entry, url: string): boolean {
-    return this.#matcher(entry).isAllowedAsFetched(url);
+    return isAllowedAsFetched(this.#matcher(entry), url);
   }
 
   /** The origin's entry when its result is fresh, else the promise of its refresh. */

@@ -4,9 +4,17 @@
 // entry is a TypeError that names it and the field; freshness is clamped to what a fetch
 // could have given from `fetchedAt`.
 
-import type { RobotsCacheRecord } from './cache.js';
+import type { RobotsFetchResult } from './fetch.js';
 import { originOf } from './origin.js';
 import { fromBase64 } from '../encoding.js';
+
+/** One cached origin, as RobotsCache's export() writes it and import() reads it (JSON-safe). */
+export type RobotsCacheRecord = Omit<RobotsFetchResult, 'robots' | 'body' | 'revalidated'> & {
+  /** The body read, base64 (ok results). */
+  body: string | undefined;
+  /** Since when refreshes have been unreachable, if they are. */
+  unreachableSince: number | undefined;
+};
 
 /** What a record may claim, at the time it is read. */
 export interface SnapshotLimits {

@@ -9,10 +9,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { integerOption } from '../args.js';
 import { concatBytes, lineChunkEnd } from '../bytes.js';
-import type { Matcher } from '../matcher.js';
+import { checkRangeInto, whenDisposed, type Matcher } from '../matcher.js';
 import type { WorkerBatch, WorkerRequest, WorkerResponse, WorkerSetup, WorkerStats } from './protocol.js';
-import type { PackedUrls } from '../wasm/batch.js';
-import { kernel, wasmModule } from '../wasm/kernel.js';
+import { batchArea, type PackedUrls } from '../wasm/batch.js';
+import { wasmModule } from '../wasm/kernel.js';
 import { WORKER_SOURCE } from './worker-source.generated.js';
 import { resident } from '../wasm/tables.js';
 
@@ -80,6 +80,9 @@ interface Slot {
 }
 
 /** Checks large batches of URLs on worker threads; small batches stay on the calling thread. */
+/** workerStats, set by RobotsPool's static block, which alone sees its private members. */
+let statsOf: (pool: RobotsPool) => Promise<WorkerStats[]>;
+
 export class RobotsPool {
   /** Worker threads at most (see PoolOptions.cpus for how many start). */
   readonly threads: number;
@@ -115,7 +118,7 @@ export class RobotsPool {
     this.#check(matcher);
     if (!Array.isArray(urls)) throw new TypeError('robots-wasm: checkMany expects an array of strings');
     if (urls.length < this.#minUrls) return matcher.checkMany(urls);
-    const batch = kernel().batch();
+    const batch = batchArea();
     const verdicts = new Uint8Array(urls.length);
     const jobs: Promise<void>[] = [];
     // The calling thread packs URLs for the whole batch: it keeps a CPU of its own, or workers
@@ -127,7 +130,7 @@ export class RobotsPool {
       if (this.#jobsInFlight() > workers) {
         // Every worker has a job waiting: checking a slice here adds more than queueing one.
         to = Math.min(urls.length, from + LOCAL_SLICE_URLS);
-        matcher.checkRangeInto(urls, from, to, verdicts);
+        checkRangeInto(matcher, urls, from, to, verdicts);
       } else {
         to = from + packedJobSize(jobs.length, urls.length - from, this.#jobUrls, workers);
         const packed = batch.pack(urls, from, to, this.#spentBuffers.pop());
@@ -217,7 +220,7 @@ export class RobotsPool {
       this.#dropped.register(matcher, table);
       const pool = new WeakRef(this);
       const id = table;
-      matcher.whenDisposed(() => {
+      whenDisposed(matcher, () => {
         const live = pool.deref();
         if (live !== undefined) live.#drop(id);
       });
@@ -240,16 +243,14 @@ export class RobotsPool {
     return this.#ask(slot, { type: 'check', job, table, image, batch }, transfer).then((answer) => (answer as { verdicts: Uint8Array }).verdicts);
   }
 
-  /**
-   * Internal (tests): each started worker's table copies and WebAssembly memory.
-   * @internal
-   */
-  async workerStats(): Promise<WorkerStats[]> {
-    const answers = await Promise.all(this.#slots.map((slot) => this.#ask(slot, { type: 'stats', job: this.#nextJob++ })));
-    return answers.map((answer) => {
-      const { tables, memory } = answer as WorkerStats;
-      return { tables, memory };
-    });
+  static {
+    statsOf = async (pool) => {
+      const answers = await Promise.all(pool.#slots.map((slot) => pool.#ask(slot, { type: 'stats', job: pool.#nextJob++ })));
+      return answers.map((answer) => {
+        const { tables, memory } = answer as WorkerStats;
+        return { tables, memory };
+      });
+    };
   }
 
   /** Posts a request the worker answers; the worker keeps the process alive until it has. */
@@ -328,4 +329,9 @@ export class RobotsPool {
       if (slot.tables.delete(table)) this.#post(slot, { type: 'drop', table });
     }
   }
+}
+
+/** Internal (tests): each started worker's table copies and WebAssembly memory. */
+export function workerStats(pool: RobotsPool): Promise<WorkerStats[]> {
+  return statsOf(pool);
 }

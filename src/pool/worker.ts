@@ -3,7 +3,7 @@
 // buffers of lines, or packed URLs.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { Matcher } from '../matcher.js';
+import { checkPacked, matcherFromImage, type Matcher } from '../matcher.js';
 import { adoptWasmModule } from '../wasm/kernel.js';
 import { setTableBudget, wasmMemoryStats } from '../wasm/tables.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './protocol.js';
@@ -31,14 +31,14 @@ port.on('message', (request: WorkerRequest) => {
     if (matcher === undefined) {
       if (request.image === undefined) throw new Error(`table ${request.table} was never sent to this worker`);
       // The transferred image is this worker's own: kept without a copy, to make the table again from.
-      matcher = Matcher.fromImage(request.image);
+      matcher = matcherFromImage(request.image);
       tables.set(request.table, matcher);
     }
     const { batch } = request;
     if ('lines' in batch) {
       response = { type: 'verdicts', job: request.job, verdicts: matcher.checkLines(batch.lines) };
     } else {
-      response = { type: 'verdicts', job: request.job, verdicts: matcher.checkPacked(batch), spent: batch };
+      response = { type: 'verdicts', job: request.job, verdicts: checkPacked(matcher, batch), spent: batch };
     }
   } catch (error) {
     response = { type: 'error', job: request.job, message: error instanceof Error ? error.message : String(error) };

@@ -5,7 +5,6 @@
 
 import type { ResolvedParseOptions } from './options.js';
 import { kernel } from '../wasm/kernel.js';
-import { LINE_READER_ROOM } from './parse.js';
 
 export type RobotsBody = string | Uint8Array | ArrayBuffer;
 
@@ -24,18 +23,17 @@ export interface PreparedBody {
 const encoder = new TextEncoder();
 
 /**
- * Normalises the caller's body to bytes (a string: encoded into the kernel's scratch block);
- * anything else than text or bytes is a TypeError.
+ * Normalises the caller's body to bytes (a string: encoded into the kernel's scratch block,
+ * with `room` bytes free above the longest encoding); anything else than text or bytes is a
+ * TypeError.
  */
-function bodyBytes(body: RobotsBody): Uint8Array {
+function bodyBytes(body: RobotsBody, room: number): Uint8Array {
   if (typeof body === 'string') {
-    // Encoding into preallocated (kernel) memory is several times faster than encode(), which
-    // allocates and zeroes a buffer the size of the body first. The block has room for the
-    // line reader's records after the longest encoding (3 bytes per UTF-16 unit), so the
-    // line reader asks for no larger block and reads the bytes where they are.
+    // Encoding into memory that is already there beats encode(), which allocates and zeroes a
+    // buffer the size of the body first; and with `room` for what the caller does next in the
+    // block, the body is read where it is.
     const k = kernel();
-    const room = body.length * 3 + LINE_READER_ROOM;
-    const view = k.scratchView(room);
+    const view = k.scratchView(body.length * 3 + room);
     const { written } = encoder.encodeInto(body, view);
     return view.subarray(0, written);
   }
@@ -65,9 +63,13 @@ export function cutAtLimit(bytes: Uint8Array, limit: number): number {
   return 0;
 }
 
-/** Applies encoding and the parsing limit. */
-export function prepareBody(body: RobotsBody, options: ResolvedParseOptions): PreparedBody {
-  let bytes = bodyBytes(body);
+/**
+ * Applies encoding and the parsing limit. A string body is encoded into the kernel's scratch
+ * block with `room` bytes free above it (3 bytes per UTF-16 unit, then `room`): what the
+ * caller's next use of the block needs, so that the block need not move, and the body with it.
+ */
+export function prepareBody(body: RobotsBody, options: ResolvedParseOptions, room = 0): PreparedBody {
+  let bytes = bodyBytes(body, room);
   const originalLength = bytes.length;
   if (options.mode === 'rfc') bytes = utf16ToUtf8(bytes) ?? bytes;
   const keep = cutAtLimit(bytes, options.maxBytes);

@@ -9,7 +9,7 @@ import { latin1Bytes, latin1Runs } from '../encoding.js';
 import type { Mode } from './options.js';
 import {
   KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT_GLOBAL,
-} from '../compile/layout.js';
+} from '../wasm/abi.js';
 import { forEachLineChunk, RECORD_WORDS } from './parse.js';
 
 export interface RuleRecord {

@@ -1,12 +1,12 @@
 // robots.txt diagnostics: what a file's author should fix, with line numbers. It reads the
-// same line records (parse.ts) and groups (RobotsTxt) the matcher is built from, so what it
+// same line records (parse.ts) and groups (groups.ts) the matcher is built from, so what it
 // reports is what the parser did.
 
 import { GOOGLE_MAX_LINE_BYTES, parseLines, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
-import { resolveParseOptions, type ParseOptions } from './options.js';
+import { buildGroups, valueText, type RobotsStructure } from './groups.js';
+import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
-import { RobotsTxt } from '../robots-txt.js';
 import { escapePattern } from '../url/path.js';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -97,7 +97,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   if (prepared.truncated) {
     add(lines, 'warning', 'past-parse-limit', `${prepared.originalLength - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
   }
-  redundantRules(RobotsTxt.parse(bytes, { mode: resolved.mode, maxBytes: Infinity }), resolved.mode, add);
+  redundantRules(buildGroups(bytes, resolved.mode), resolved.mode, add);
   return out.sort((a, b) => a.line - b.line);
 }
 
@@ -114,24 +114,40 @@ function productTokenMessage(value: string): string {
   return `${problem}: rfc mode reads it as ${reading(rfc)}, google mode as ${reading(google)}`;
 }
 
+/** A rule as written, as redundantRules compares it. */
+interface WrittenRule {
+  kind: 'allow' | 'disallow';
+  pattern: string;
+  line: number;
+}
+
 /**
  * Duplicate rules, and rules that can never decide: for every rule, another one of the other
  * kind matches the same paths (the same pattern, up to trailing '*') and wins (longer, or
  * allow at equal length). Checked within each group and across the groups one agent merges.
  */
-function redundantRules(robots: RobotsTxt, mode: 'rfc' | 'google', add: (line: number, severity: Severity, code: string, message: string) => void): void {
+function redundantRules(structure: RobotsStructure, mode: Mode, add: (line: number, severity: Severity, code: string, message: string) => void): void {
   const reported = new Set<string>();
-  const sets = robots.groups.map((g) => g.rules);
+  const { values } = structure;
+  const groups = structure.groups.map((g) => {
+    const rules: WrittenRule[] = [];
+    for (let r = g.ruleStart; r < g.ruleEnd; r++) {
+      const { allow, line, valueStart, valueEnd } = structure.rules[r];
+      rules.push({ kind: allow ? 'allow' : 'disallow', pattern: valueText(values, valueStart, valueEnd), line });
+    }
+    return { agents: g.agents, global: g.global, rules };
+  });
+  const sets = groups.map((g) => g.rules);
   // Groups merged for one agent (the same token in several groups) are checked together too.
   const byAgent = new Map<string, number[]>();
-  robots.groups.forEach((g, i) => {
+  groups.forEach((g, i) => {
     for (const agent of g.global ? ['*', ...g.agents] : g.agents) {
       const list = byAgent.get(agent) ?? [];
       list.push(i);
       byAgent.set(agent, list);
     }
   });
-  for (const list of byAgent.values()) if (list.length > 1) sets.push(list.flatMap((i) => robots.groups[i].rules));
+  for (const list of byAgent.values()) if (list.length > 1) sets.push(list.flatMap((i) => groups[i].rules));
   for (const rules of sets) {
     const byMeaning = new Map<string, { kind: 'allow' | 'disallow'; pattern: string; line: number; length: number }[]>();
     for (const rule of rules) {

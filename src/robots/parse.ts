@@ -6,7 +6,7 @@ import {
   GOOGLE_MAX_LINE_BYTES, LINE_AGENT, LINE_AGENT_GLOBAL, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT,
   LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE,
   LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START,
-} from '../compile/layout.js';
+} from '../wasm/abi.js';
 import { kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
 import type { Mode } from './options.js';

@@ -11,7 +11,7 @@
 
 import { integerOption } from '../args.js';
 import { readLegacy } from './legacy.js';
-import { agentKey, RobotsRules, type RuleMap } from './rules.js';
+import { agentKey, robotsRules, type RobotsRules, type RuleMap } from './rules.js';
 
 export interface RobotsMetaOptions {
   /** Bytes of the document read; default 1,048,576. */
@@ -187,5 +187,5 @@ export function parseRobotsMeta(html: string | Uint8Array, options: RobotsMetaOp
       s.pos = lt + 1;
     }
   }
-  return new RobotsRules(byAgent);
+  return robotsRules(byAgent);
 }

@@ -15,7 +15,7 @@
 
 import { integerOption } from '../args.js';
 import { readLegacy } from './legacy.js';
-import { agentKey, putRule, RobotsRules, rulesOf, type RuleMap } from './rules.js';
+import { agentKey, putRule, robotsRules, rulesOf, type RobotsRules, type RuleMap } from './rules.js';
 import { parseList, type BareItem, type ListMember } from './structured.js';
 
 /** The draft's lowest allowed parsing limit for a field. */
@@ -90,6 +90,6 @@ export function parseRobotsTag(fieldValues: string | readonly string[], options:
     }
     budget -= line.length + 2;
   }
-  return new RobotsRules(byAgent);
+  return robotsRules(byAgent);
 }
 

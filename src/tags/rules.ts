@@ -84,13 +84,19 @@ export function unite(into: RuleMap, from: ReadonlyMap<string, RuleValue> | unde
   if (from !== undefined) for (const [name, value] of from) merge(into, name, value);
 }
 
+/** RobotsRules' constructor, set by its static block (see robotsRules). */
+let make: (byAgent: Map<string, RuleMap>) => RobotsRules;
+
 /** Rules per agent, `*` being everyone; what parseRobotsTag and parseRobotsMeta return. */
 export class RobotsRules {
   readonly #byAgent: Map<string, RuleMap>;
 
-  /** @internal */
-  constructor(byAgent: Map<string, RuleMap>) {
+  private constructor(byAgent: Map<string, RuleMap>) {
     this.#byAgent = byAgent;
+  }
+
+  static {
+    make = (byAgent) => new RobotsRules(byAgent);
   }
 
   /** The rules for `agent` (a product token or a user-agent string): its own united with `*`'s. */
@@ -182,4 +188,9 @@ export function parseDate(text: string): number | undefined {
   if (day === undefined || month === undefined || year === undefined) return undefined;
   const [h, min, sec] = time ?? [0, 0, 0];
   return utc(year, month, day, h, min, sec ?? 0, offset);
+}
+
+/** Internal (parseRobotsTag, parseRobotsMeta): the rules of `byAgent`, kept without a copy. */
+export function robotsRules(byAgent: Map<string, RuleMap>): RobotsRules {
+  return make(byAgent);
 }

@@ -3,8 +3,8 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
-import { PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../compile/layout.js';
-import { kernel, SCRATCH_KEPT_BYTES } from '../wasm/kernel.js';
+import { PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../wasm/abi.js';
+import { kernel } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
 // How the kernel's normalizePattern normalises (assembly/normalize.ts).
@@ -17,12 +17,7 @@ const decoder = new TextDecoder();
 
 function pathBytes(url: string, how: number): Uint8Array {
   requireString(url, 'url');
-  const k = kernel();
-  const length = k.encodeUrl(url);
-  const n = k.fn.pathOf(k.urlAt, length, how, k.urlScratchAt);
-  const path = k.u8.slice(k.urlScratchAt, k.urlScratchAt + n);
-  k.trimScratch(SCRATCH_KEPT_BYTES);
-  return path;
+  return kernel().urlPath(url, how);
 }
 
 /**
@@ -65,8 +60,9 @@ export function escapePattern(pattern: string | Uint8Array, mode: Mode = 'rfc'):
   const bytes = typeof pattern === 'string' ? encoder.encode(pattern) : pattern;
   if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: pattern must be a string or Uint8Array');
   const k = kernel();
-  const at = k.scratch(bytes.length * 4 + 16);
-  k.u8.set(bytes, at);
-  const n = k.fn.normalizePattern(at, bytes.length, at + bytes.length, mode === 'rfc' ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE);
-  return asciiString(k.u8, at + bytes.length, at + bytes.length + n);
+  return k.withScratch(bytes.length + k.fn.normalizePatternBytes(bytes.length), (at) => {
+    k.u8.set(bytes, at);
+    const n = k.fn.normalizePattern(at, bytes.length, at + bytes.length, mode === 'rfc' ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE);
+    return asciiString(k.u8, at + bytes.length, at + bytes.length + n);
+  });
 }

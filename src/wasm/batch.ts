@@ -6,12 +6,12 @@
 //
 // A batch is as long as V8 allows a string to be without moving it to its large-object space:
 // the joined string is flattened into a new string by the write, and up to 64 Ki UTF-16 units
-// (128 KiB) it is a bump allocation in the young generation, while past that joining and
-// writing cost several times as much; a shorter batch pays the per-call cost more often
-// (bench/README.md has the figures).
+// it is a bump allocation in the young generation, while past that it is a large-object
+// allocation, which joining and writing pay for many times over; a shorter batch pays the
+// per-call cost more often.
 
 import { requireString } from '../args.js';
-import { bufferMapsBytes, urlScratchBytes, type Kernel } from './kernel.js';
+import { kernel, type Kernel } from './kernel.js';
 import { alignUp } from './memory.js';
 
 /** URLs per kernel call, at most: enough that the length limit below usually ends a batch. */
@@ -43,12 +43,12 @@ export class BatchArea {
   private buffer: ArrayBuffer | undefined;
 
   constructor(private readonly kernel: Kernel) {
-    // The transcoder reads 62 bytes past the units and writes 31 past the bytes; a unit is at
-    // most 3 bytes of UTF-8. The scratch holds checkSpans' maps of the batch's UTF-8, then
-    // what resolving a URL of them needs.
-    const unitsBytes = BATCH_UNITS * 2 + 64;
-    const utf8Bytes = BATCH_UNITS * 3 + 32;
-    const scratchBytes = bufferMapsBytes(utf8Bytes) + urlScratchBytes(BATCH_UNITS * 3) + 16;
+    // The transcoder reads past the units (harmless: the bytes it reads are masked out), and
+    // its output needs utf8FromUtf16Bytes; the scratch is checkSpans' for a batch whose every
+    // URL may be as long as the batch.
+    const unitsBytes = BATCH_UNITS * 2;
+    const utf8Bytes = kernel.fn.utf8FromUtf16Bytes(BATCH_UNITS);
+    const scratchBytes = kernel.fn.checkSpansScratchBytes(utf8Bytes, utf8Bytes);
     const size = unitsBytes + BATCH_URLS * 4 + utf8Bytes + BATCH_URLS * 8 + BATCH_URLS + scratchBytes;
     this.unitsAt = kernel.heap.alloc(size);
     this.endsAt = this.unitsAt + unitsBytes;
@@ -101,7 +101,8 @@ export class BatchArea {
   pack(urls: readonly string[], from: number, to: number, reuse?: PackedUrls): PackedUrls {
     const count = to - from;
     // A job's buffers, handed back by the worker that checked it, are written over: a new
-    // buffer of this size costs about a tenth of the packing in allocation alone.
+    // buffer of this size is an allocation (zeroed, outside the JS heap) the packing would
+    // pay for again and again.
     const spans = reuse !== undefined && reuse.spans.buffer.byteLength >= count * 8
       ? new Uint32Array(reuse.spans.buffer, 0, count * 2)
       : new Uint32Array(count * 2);
@@ -137,6 +138,14 @@ export class BatchArea {
     }
     return { bytes: bytes.subarray(0, used), spans };
   }
+}
+
+let threadBatch: BatchArea | undefined;
+
+/** This thread's batch area (allocated on first use, and kept). */
+export function batchArea(): BatchArea {
+  threadBatch ??= new BatchArea(kernel());
+  return threadBatch;
 }
 
 /** URLs encoded one after another, with a (byte offset, byte length) pair per URL. */

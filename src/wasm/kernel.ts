@@ -1,9 +1,8 @@
 // The WebAssembly kernel of this thread: the embedded module, compiled once per process and
 // instantiated once per thread, its memory, the heap that owns that memory, and the scratch
-// block that batch calls reuse.
+// block that kernel calls reuse (taken and given back through withScratch).
 
 import { WASM_BASE64 } from './binary.generated.js';
-import { BatchArea } from './batch.js';
 import { Heap } from './memory.js';
 import { stringWriter, type StringWriter } from '../encoding.js';
 
@@ -32,6 +31,31 @@ export interface KernelExports {
   validateWorkBytes(size: number): number;
   /** A u32, which reaches JS as a signed i32: `>>> 0` it. */
   tableChecksum(table: number, size: number): number;
+  /** Writes the checksum an image carries into the table's header; the matcher never reads it. */
+  sealTable(table: number, size: number): void;
+  /** 1 when the checksum in an image's header is its own. */
+  tableSealed(table: number, size: number): number;
+  imageHeaderBytes(): number;
+  /** IMAGE_* (src/wasm/abi.ts) of an image's first `available` bytes. */
+  imageStatus(header: number, available: number, length: number): number;
+  imageVersion(header: number): number;
+  tableVersion(): number;
+  tableSize(table: number): number;
+  /** 1 RFC mode, 0 google mode. */
+  tableMode(table: number): number;
+  tableRuleCount(table: number): number;
+  ruleLine(table: number, r: number): number;
+  /** RULE_KIND_* bits (src/wasm/abi.ts). */
+  ruleKind(table: number, r: number): number;
+  /** Offsets from the table. */
+  rulePatternStart(table: number, r: number): number;
+  rulePatternEnd(table: number, r: number): number;
+  urlScratchBytes(len: number): number;
+  checkSpansScratchBytes(bytes: number, longest: number): number;
+  checkLinesScratchBytes(len: number): number;
+  checkLinesOutBytes(len: number, mode: number): number;
+  utf8FromUtf16Bytes(units: number): number;
+  normalizePatternBytes(len: number): number;
   nibbleTables(members: number, lo: number, hi: number): void;
   twoWaySearch(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
   twoWaySearchBackward(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
@@ -92,27 +116,11 @@ async function instantiate(): Promise<void> {
 const encoder = new TextEncoder();
 
 /**
- * Scratch a call leaves in place for the next one: what a checkLines report chunk of
- * CHUNK_BYTES (matcher.ts) needs, about 7 MB. Compiles and single-URL calls keep the same, so
- * they do not take turns growing and freeing the block.
+ * Scratch a call leaves in place for the next one: more than a checkLines report chunk
+ * (matcher.ts) needs, so that the calls that share the block do not take turns growing and
+ * freeing it; a larger block is given back after its call.
  */
 export const SCRATCH_KEPT_BYTES = 8 << 20;
-
-/**
- * Scratch bytes the kernel needs to resolve and normalise a `len`-byte URL (assembly/url.ts):
- * up to three bytes per byte, and above them the URL with its tabs and newlines removed.
- */
-export function urlScratchBytes(len: number): number {
-  return 4 * len + 8;
-}
-
-/**
- * Scratch bytes that checkSpans and checkLines map a `len`-byte buffer into (assembly/index.ts,
- * mapBuffer): two bitmaps of a bit per byte, each with the slack its loads need.
- */
-export function bufferMapsBytes(len: number): number {
-  return 2 * ((len >> 3) + 32);
-}
 
 /** One instance of the kernel with its heap and a reusable scratch block. */
 export class Kernel {
@@ -123,9 +131,10 @@ export class Kernel {
   dv: DataView;
   private scratchPtr = 0;
   private scratchSize = 0;
-  /** Where encodeUrl put the last URL, and where the kernel's scratch for that URL starts. */
+  /** Where the last single-URL call had its URL (tests check where blocks lie). */
   urlAt = 0;
-  urlScratchAt = 0;
+  /** The longest URL (UTF-16 units) the scratch block has room for; 0 once the block or memory changed. */
+  #urlUnits = 0;
   /**
    * A view of the whole scratch block, kept while the block stays. When the memory grows, its
    * old buffer is detached and a view of it has length 0, so scratchView makes a new one.
@@ -133,7 +142,6 @@ export class Kernel {
   #scratchView: Uint8Array | undefined;
   /** Writes strings into the whole memory; replaced when the memory grows. */
   #writer: StringWriter | undefined;
-  #batch: BatchArea | undefined;
 
   constructor(instance: WebAssembly.Instance) {
     this.fn = instance.exports as unknown as KernelExports;
@@ -146,6 +154,7 @@ export class Kernel {
     this.u8 = new Uint8Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
     this.#writer = undefined;
+    this.#urlUnits = 0;
   }
 
   /**
@@ -157,19 +166,30 @@ export class Kernel {
     this.#writer.write(text, at, encoding);
   }
 
-  /** The region checkMany encodes batches into (allocated on first use). */
-  batch(): BatchArea {
-    this.#batch ??= new BatchArea(this);
-    return this.#batch;
+  /**
+   * Calls `use` with the address of a scratch block of at least `size` bytes, valid until the
+   * next use of the block (a kernel call that `use` makes may reuse it); afterwards gives the
+   * block back when it grew past SCRATCH_KEPT_BYTES, so that one huge input keeps no memory.
+   */
+  withScratch<T>(size: number, use: (at: number) => T): T {
+    const at = this.scratch(size);
+    try {
+      return use(at);
+    } finally {
+      this.#release();
+    }
   }
 
-  /** A reusable block of at least `size` bytes, valid until the next call of scratch(). */
+  /**
+   * A reusable block of at least `size` bytes, valid until the next use of the block, and not
+   * given back afterwards: withScratch is the usual way in.
+   */
   scratch(size: number): number {
     if (size > this.scratchSize) {
       // Doubling saves reallocations of a block that is kept; a larger one is given back after
       // its call, and a doubled one could pass the memory limit where `size` alone does not.
       const grown = Math.max(size, 4096, Math.min(this.scratchSize * 2, SCRATCH_KEPT_BYTES));
-      this.trimScratch(0);
+      this.#free();
       // Only a block that was handed out is recorded: alloc may throw at the memory limit.
       this.scratchPtr = this.heap.alloc(grown);
       this.scratchSize = grown;
@@ -193,24 +213,54 @@ export class Kernel {
   }
 
   /**
-   * Encodes `url` as UTF-8 at urlAt (the scratch block) for a single-URL kernel call and
-   * returns its length; urlScratchAt has the room the kernel needs to resolve it.
+   * checkOne (or with `verdict`, verdictOne) of the table at `table` for `url`: the URL is
+   * encoded into the scratch block, with the room the kernel needs to resolve it above it.
    */
-  encodeUrl(url: string): number {
-    const room = url.length * 3; // the longest UTF-8 of url.length UTF-16 units
-    const view = this.scratchView(room + urlScratchBytes(room) + 16);
+  checkUrl(table: number, url: string, fetched: boolean, verdict: boolean): number {
+    const length = this.#encodeUrl(url);
+    const check = verdict ? this.fn.verdictOne : this.fn.checkOne;
+    const result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3);
+    this.#release();
+    return result;
+  }
+
+  /** The kernel's pathOf `url` (PATH_* in src/wasm/abi.ts), copied out. */
+  urlPath(url: string, how: number): Uint8Array {
+    const length = this.#encodeUrl(url);
+    const at = this.urlAt + url.length * 3;
+    const path = this.u8.slice(at, at + this.fn.pathOf(this.urlAt, length, how, at));
+    this.#release();
+    return path;
+  }
+
+  /**
+   * Encodes `url` as UTF-8 at urlAt (the scratch block) and returns its length; the kernel's
+   * room to resolve it starts at urlAt + 3 * url.length. The kernel is asked for the size only
+   * when a URL is longer than the block was sized for: a single check is short enough that an
+   * export call per URL would show in it.
+   */
+  #encodeUrl(url: string): number {
+    let view = this.#scratchView;
+    if (url.length > this.#urlUnits || view === undefined) {
+      const room = url.length * 3; // the longest UTF-8 of url.length UTF-16 units
+      view = this.scratchView(room + this.fn.urlScratchBytes(room));
+      this.#urlUnits = url.length;
+    }
     this.urlAt = view.byteOffset;
-    this.urlScratchAt = view.byteOffset + room;
     return encoder.encodeInto(url, view).written;
   }
 
-  /** Gives back a scratch block that grew past `limit` bytes (after one huge input). */
-  trimScratch(limit: number): void {
-    if (this.scratchSize > limit) {
-      this.heap.free(this.scratchPtr);
-      this.scratchPtr = 0;
-      this.scratchSize = 0;
-    }
+  /** Gives back a scratch block that grew past SCRATCH_KEPT_BYTES (after one huge input). */
+  #release(): void {
+    if (this.scratchSize > SCRATCH_KEPT_BYTES) this.#free();
+  }
+
+  #free(): void {
+    if (this.scratchSize === 0) return;
+    this.heap.free(this.scratchPtr);
+    this.scratchPtr = 0;
+    this.scratchSize = 0;
+    this.#urlUnits = 0;
   }
 }
 

@@ -2,10 +2,12 @@
 // scratch buffer is a block handed out here, so a dropped matcher's table can be freed and
 // its space reused, and the memory stops growing once a crawler's working set is reached.
 //
-// Best fit over an address-ordered free list with coalescing on free; blocks are 16-byte
-// aligned (tables are read with u32 loads, typed-array views need alignment). The last
-// HEAP_GUARD bytes of memory are never handed out. Addresses and sizes are JS numbers, never
-// 32-bit integers: memory may grow to 4 GiB, where `& ~15` would turn an address negative.
+// Best fit (alloc takes the smallest free block that holds the request, the lowest-addressed of
+// equals), over a free list kept in address order so that free merges a block with its free
+// neighbours. Blocks are 16-byte aligned (tables are read with u32 loads, typed-array views
+// need alignment). The last HEAP_GUARD bytes of memory are never handed out. Addresses and
+// sizes are JS numbers, never 32-bit integers: memory may grow to 4 GiB, where `& ~15` would
+// turn an address negative.
 
 const PAGE = 65536;
 const ALIGN = 16;

@@ -19,6 +19,15 @@ import { alignUp, type HeapStats } from './memory.js';
 /** Default budget of resident tables per thread (see setTableBudget). */
 export const DEFAULT_TABLE_BUDGET = 256 * 2 ** 20;
 
+/**
+ * What a table is made from, kept in JS so that the table can be made again after the budget
+ * evicted it: compiled rules (src/compile/table.ts) or a loaded image (src/matcher.ts).
+ */
+export interface TableSource {
+  /** Writes the table into a new block from allocTable and returns the block's address. */
+  build(): number;
+}
+
 /** A matcher's table block while it is resident (ptr 0 while not), and its place in the recency order. */
 export class TableBlock {
   ptr = 0;

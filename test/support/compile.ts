@@ -1,7 +1,7 @@
 // Compiling pattern strings straight into a matcher, for tests that compare the kernel with
 // brute force on exact pattern bytes (google mode leaves ASCII patterns as they are).
-import { compileMatcher } from '../../src/compile/table.js';
-import type { Matcher } from '../../src/matcher.js';
+import { compiledRules } from '../../src/compile/table.js';
+import { matcherOf, type Matcher } from '../../src/matcher.js';
 import type { Mode } from '../../src/robots/options.js';
 import { kernel } from '../../src/wasm/kernel.js';
 
@@ -19,7 +19,7 @@ export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'goo
     at += new TextEncoder().encode(r.pattern).length;
     return { allow: r.allow, line: r.line, valueStart, valueEnd: at };
   });
-  return compileMatcher(bytes, inputs, mode);
+  return matcherOf(compiledRules(bytes, inputs, mode));
 }
 
 /** The kernel's two-way search: leftmost index >= from of `needle` in `haystack`, or -1. */

@@ -10,8 +10,12 @@ import { random, urlsForPattern } from '../../scripts/corpus-check.mjs';
 
 const FILES = ['au.indeed.com', 'www.proprofs.com', 'www.authorstream.com'];
 
-/** What every entry point answers for a few real files in both modes; `kernel` is dist/wasm/kernel.js's. */
-export function entryPointAnswers(lib, kernel) {
+/**
+ * What every entry point answers for a few real files in both modes; `internal` holds the
+ * internal functions of the same build (internalOf).
+ */
+export function entryPointAnswers(lib, internal) {
+  const { reportLines, checkPacked, batchArea } = internal;
   const answers = [];
   for (const name of FILES) {
     for (const mode of ['rfc', 'google']) {
@@ -29,8 +33,8 @@ export function entryPointAnswers(lib, kernel) {
         explain: urls.slice(0, 60).map((url) => robots.explain(url, 'Bot')),
         checkMany: Array.from(matcher.checkMany(urls)),
         checkLines: Array.from(matcher.checkLines(lines)),
-        report: new TextDecoder().decode(matcher.reportLines(lines, false).output).slice(0, 4000),
-        packed: Array.from(matcher.checkPacked(kernel().batch().pack(urls, 0, urls.length))),
+        report: new TextDecoder().decode(reportLines(matcher, lines, false).output).slice(0, 4000),
+        packed: Array.from(checkPacked(matcher, batchArea().pack(urls, 0, urls.length))),
         fromBytes: Array.from(loaded.checkMany(urls)),
         paths: urls.slice(0, 60).map((url) => lib.normalizePath(url, mode)),
       };
@@ -45,15 +49,23 @@ export function entryPointAnswers(lib, kernel) {
   return answers;
 }
 
+/** The internal functions entryPointAnswers uses, from the build in dist/. */
+export async function internalOf() {
+  const { reportLines, checkPacked } = await import('../../dist/matcher.js');
+  const { batchArea } = await import('../../dist/wasm/batch.js');
+  return { reportLines, checkPacked, batchArea };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const lib = await import('../../dist/index.js');
   const { kernel } = await import('../../dist/wasm/kernel.js');
   lib.setWasmMemoryLimit(2 ** 32);
   const k = kernel();
   const low = [k.heap.alloc(2 ** 30), k.heap.alloc(2 ** 30)];
-  const answers = entryPointAnswers(lib, kernel);
+  const internal = await internalOf();
+  const answers = entryPointAnswers(lib, internal);
   lib.RobotsTxt.parse('User-agent: *\nDisallow: /x\n').isAllowed('/y', 'Bot');
   const stats = lib.wasmMemoryStats();
-  const addresses = { lowBlocks: low, batch: k.batch().unitsAt, url: k.urlAt };
+  const addresses = { lowBlocks: low, batch: internal.batchArea().unitsAt, url: k.urlAt };
   process.stdout.write(JSON.stringify({ stats, addresses, answers }));
 }
