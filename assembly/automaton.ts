@@ -4,8 +4,8 @@
 // more than a few steps per byte (many keys with one gate pair, long keys that nearly occur
 // everywhere); an automaton reads each byte once. The forward automaton, over the keys, gives
 // each key's first occurrence; the backward one, over the reversed keys and run from the path's
-// end, its last. Only filters with more than AUTOMATA_MIN_KEYS keys carry them: a smaller one
-// searches for each key instead (match.ts).
+// end, its last. Only a filter whose pass can give up and that has more than AUTOMATA_MIN_KEYS
+// keys the pass looks for carries them: a smaller one searches for each key instead (match.ts).
 //
 // Layout (see compile.ts): node count N | first child (N + 1 u32: node v's children are the
 // nodes [first[v], first[v + 1]), in byte order; nodes are numbered breadth first, so a child

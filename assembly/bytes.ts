@@ -1,4 +1,5 @@
-// Byte classes for URL and pattern normalisation, as one 256-entry lookup table.
+// Byte classes for URL and pattern normalisation, as one 256-entry lookup table; and the
+// comparisons and copies of byte runs the scans and the compiler share.
 
 export const CLASS_UNRESERVED: u8 = 1; // RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
 export const CLASS_ENCODE: u8 = 2; // must be percent-encoded before comparison (RFC 9309 2.2.2)

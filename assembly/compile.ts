@@ -106,7 +106,7 @@ import { orderKeys } from './compile/key-order';
 import { chooseKeys } from './compile/keys';
 import { inputBytes, normalizePatterns } from './compile/patterns';
 import { findShapes, storeSegments, wildRules } from './compile/shapes';
-import { orderByStrength } from './compile/strength';
+import { orderByStrength, STRENGTH_SLOTS_PER_RULE, STRENGTH_SLOTS_SLACK } from './compile/strength';
 import { buildTrie } from './compile/trie';
 export { initByteScores } from './compile/key-order';
 
@@ -157,7 +157,7 @@ export function compileWorkBytes(rules: f64, bytes: f64): f64 {
 
 /** The work area but for what each literal segment needs (WORK_PER_SEGMENT). */
 function baseWorkBytes(rules: f64, bytes: f64): f64 {
-  return 8 * bytes + 640 * rules + 4096;
+  return 8 * bytes + <f64>(640 + 4 * STRENGTH_SLOTS_PER_RULE) * rules + <f64>(4096 + 4 * STRENGTH_SLOTS_SLACK);
 }
 
 /**
@@ -191,7 +191,7 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   }
   startArena(work, workBytes);
   const m = normalizePatterns(body, rulesIn, ruleCount, rfc, totalIn);
-  orderByStrength(m);
+  orderByStrength(m, ruleCount);
   const capacity = SEGMENTS_PER_RULE * ruleCount;
   const segments = findShapes(m, capacity);
   if (segments > capacity) {

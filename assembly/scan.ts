@@ -117,12 +117,12 @@ export function firstNotOf(p: usize, from: i32, end: i32, set: usize): i32 {
 
 /** Bits at, at + 1, ... of `map` in the low bits; marksWidth(at) of them are valid, the rest 0. */
 // @ts-ignore: decorator
-@inline export function marksFrom(map: usize, at: i32): u64 {
+@inline function marksFrom(map: usize, at: i32): u64 {
   return load<u64>(map + (<usize>at >>> 3)) >>> <u64>(at & 7);
 }
 
 // @ts-ignore: decorator
-@inline export function marksWidth(at: i32): i32 {
+@inline function marksWidth(at: i32): i32 {
   return 64 - (at & 7);
 }
 

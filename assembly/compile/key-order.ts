@@ -29,8 +29,6 @@ export const NO_PAIR: u32 = 0xffffffff;
 export let gateOf: usize = 0;
 /** Per key: its gate pair, or its one byte. */
 export let pairOf: usize = 0;
-/** Per key: 1 when the pass does not look for it. */
-export let keyLazy: usize = 0;
 /** The keys in the filter's order (ORDER_* items): filter index -> key number. */
 export let keyOrder: usize = 0;
 /** Per key: its index in the filter. */
@@ -46,6 +44,9 @@ export let pairB: u32 = NO_PAIR;
 export let distinctPairs = 0;
 /** The most key work one candidate can cost the pass (match.ts, findKeys). */
 export let bucketWork: u32 = 0;
+
+/** Per key: 1 when the pass does not look for it (isLazy). */
+let keyLazy: usize = 0;
 
 /** Gate, laziness and filter order of the keys (see the top of this file). */
 export function orderKeys(): void {

@@ -9,7 +9,7 @@ import { take } from './arena';
 import { byPrefixed, bytePrefix } from './sort';
 import { litPtr, patternLength, patternOf } from './strength';
 
-export const SHAPE_PREFIX: u32 = 0;
+const SHAPE_PREFIX: u32 = 0;
 export const SHAPE_END: u32 = 1;
 export const SHAPE_WILD: u32 = 2;
 
