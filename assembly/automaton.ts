@@ -4,10 +4,10 @@
 // more than a few steps per byte (many keys with one gate pair, long keys that nearly occur
 // everywhere); an automaton reads each byte once. The forward automaton, over the keys, gives
 // each key's first occurrence; the backward one, over the reversed keys and run from the path's
-// end, its last. Only filters with more than AUTOMATA_MIN_KEYS keys carry them: a smaller one
-// searches for each key instead (match.ts).
+// end, its last. Only a filter whose pass can give up and that has more than AUTOMATA_MIN_KEYS
+// keys the pass looks for carries them: a smaller one searches for each key instead (match.ts).
 //
-// Layout (see compile.ts): node count N | first child (N + 1 u32: node v's children are the
+// Layout (see src/wasm/abi.ts): node count N | first child (N + 1 u32: node v's children are the
 // nodes [first[v], first[v + 1]), in byte order; nodes are numbered breadth first, so a child
 // comes after its parent and a failure link points to a shallower node) | failure link (N u32)
 // | output (N u32: the key of the deepest node on v's failure chain, v included, that ends a
@@ -18,6 +18,7 @@
 import { AUTOMATON_FIRST_CHILD, AUTOMATON_NODES, KEY_LEN, KEY_SIZE, NO_KEY } from '../src/wasm/abi';
 import { commonPrefix } from './bytes';
 import { hasOccurred, lastAt, markFirst, setLast } from './occurrences';
+import { getU32, setU32, u32At } from './words';
 
 /** The compiler's description of one key for an automaton: bytes, length, filter index. */
 export const AUTOMATON_INPUT_SIZE = 12;
@@ -69,9 +70,19 @@ export function automatonNodes(input: usize, count: i32, backward: bool): i32 {
   return nodes;
 }
 
-/** Bytes of an automaton of `nodes` nodes in a filter of `keyCount` keys. */
-export function automatonBytes(nodes: i32, keyCount: i32): i32 {
+/**
+ * Bytes of an automaton of `nodes` nodes in a filter of `keyCount` keys (u64: the validator
+ * sizes one from an image's counts, which must not wrap).
+ */
+// @ts-ignore: decorator
+@inline export function automatonSize(nodes: u64, keyCount: u64): u64 {
   return AUTOMATON_FIRST_CHILD + 4 * (nodes + 1) + 8 * nodes + 4 * keyCount + ((nodes + 3) & ~3);
+}
+
+/** automatonSize of a compiled table's automaton, whose sizes are i32. */
+// @ts-ignore: decorator
+@inline export function automatonBytes(nodes: i32, keyCount: i32): i32 {
+  return <i32>automatonSize(<u64>nodes, <u64>keyCount);
 }
 
 // The arrays of the automaton the last view() call named.
@@ -90,21 +101,11 @@ function view(at: usize, nodes: i32, keyCount: i32): void {
   bytes = keyNode + 4 * <usize>keyCount;
 }
 
-// @ts-ignore: decorator
-@inline function word(array: usize, i: u32): u32 {
-  return load<u32>(array + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline function setWord(array: usize, i: u32, value: u32): void {
-  store<u32>(array + (<usize>i << 2), value);
-}
-
 /** The child of node `v` whose edge byte is `c`, or 0 (the root is no one's child). */
 // @ts-ignore: decorator
 @inline function childOf(v: u32, c: u32): u32 {
-  let lo = word(first, v);
-  let hi = word(first, v + 1);
+  let lo = getU32(first, v);
+  let hi = getU32(first, v + 1);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const b = <u32>load<u8>(bytes + mid);
@@ -124,7 +125,7 @@ function view(at: usize, nodes: i32, keyCount: i32): void {
   while (true) {
     const child = childOf(state, c);
     if (child != 0 || state == 0) return child;
-    state = word(fail, state);
+    state = getU32(fail, state);
   }
 }
 
@@ -137,8 +138,8 @@ function view(at: usize, nodes: i32, keyCount: i32): void {
 export function writeAutomaton(at: usize, input: usize, count: i32, nodes: i32, keyCount: i32, backward: bool): void {
   view(at, nodes, keyCount);
   store<u32>(at + AUTOMATON_NODES, nodes);
-  setWord(fail, 0, 0);
-  setWord(out, 0, count);
+  setU32(fail, 0, 0);
+  setU32(out, 0, count);
   let next: u32 = 1;
   let depth = 0;
   let levelEnd: u32 = 1;
@@ -147,14 +148,14 @@ export function writeAutomaton(at: usize, input: usize, count: i32, nodes: i32, 
       depth++;
       levelEnd = next;
     }
-    let i = <i32>word(fail, v);
-    const hi = <i32>word(out, v);
-    setWord(first, v, next);
+    let i = <i32>getU32(fail, v);
+    const hi = <i32>getU32(out, v);
+    setU32(first, v, next);
     let ends = NO_KEY;
     // The prefix itself sorts before its extensions.
     if (i < hi && inputLen(input, i) == depth) {
       ends = inputId(input, i);
-      setWord(keyNode, ends, v);
+      setU32(keyNode, ends, v);
       i++;
     }
     while (i < hi) {
@@ -162,21 +163,21 @@ export function writeAutomaton(at: usize, input: usize, count: i32, nodes: i32, 
       let j = i + 1;
       while (j < hi && inputByte(input, j, depth, backward) == c) j++;
       store<u8>(bytes + next, <u8>c);
-      setWord(fail, next, i);
-      setWord(out, next, j);
+      setU32(fail, next, i);
+      setU32(out, next, j);
       next++;
       i = j;
     }
-    setWord(out, v, ends);
+    setU32(out, v, ends);
   }
-  setWord(first, nodes, nodes);
+  setU32(first, nodes, nodes);
   // Failure links, breadth first: a node's link is shallower, so it is final when read.
-  setWord(fail, 0, 0);
+  setU32(fail, 0, 0);
   for (let v: u32 = 0; v < <u32>nodes; v++) {
-    for (let child = word(first, v); child < word(first, v + 1); child++) {
-      const link = v == 0 ? 0 : step(word(fail, v), <u32>load<u8>(bytes + child));
-      setWord(fail, child, link);
-      if (word(out, child) == NO_KEY) setWord(out, child, word(out, link));
+    for (let child = getU32(first, v); child < getU32(first, v + 1); child++) {
+      const link = v == 0 ? 0 : step(getU32(fail, v), <u32>load<u8>(bytes + child));
+      setU32(fail, child, link);
+      if (getU32(out, child) == NO_KEY) setU32(out, child, getU32(out, link));
     }
   }
 }
@@ -186,7 +187,7 @@ export function writeAutomaton(at: usize, input: usize, count: i32, nodes: i32, 
  * last start (occurrences.ts), by the automata at `at`; returns whether any occurs.
  */
 export function findByAutomata(at: usize, keys: usize, keyCount: i32, path: usize, from: i32, len: i32): bool {
-  const forwardNodes = <i32>load<u32>(at + AUTOMATON_NODES);
+  const forwardNodes = <i32>u32At(at + AUTOMATON_NODES);
   const backward = at + <usize>automatonBytes(forwardNodes, keyCount);
   if (!run(at, keys, keyCount, path, from, len, false)) return false;
   run(backward, keys, keyCount, path, from, len, true);
@@ -199,7 +200,7 @@ export function findByAutomata(at: usize, keys: usize, keyCount: i32, path: usiz
  * the forward pass marked.
  */
 function run(at: usize, keys: usize, keyCount: i32, path: usize, from: i32, len: i32, backward: bool): bool {
-  view(at, <i32>load<u32>(at + AUTOMATON_NODES), keyCount);
+  view(at, <i32>u32At(at + AUTOMATON_NODES), keyCount);
   let state: u32 = 0;
   let found = false;
   for (let n = 0; n < len - from; n++) {
@@ -207,7 +208,7 @@ function run(at: usize, keys: usize, keyCount: i32, path: usize, from: i32, len:
     state = step(state, <u32>load<u8>(path + i));
     // Each key on the output chain ends here (starts here, backwards); past one already
     // reported, the rest were reported with it.
-    for (let k = word(out, state); k != NO_KEY; k = word(out, word(fail, word(keyNode, k)))) {
+    for (let k = getU32(out, state); k != NO_KEY; k = getU32(out, getU32(fail, getU32(keyNode, k)))) {
       if (backward) {
         if (lastAt(k) >= 0) break;
         setLast(k, i);

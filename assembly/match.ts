@@ -2,7 +2,7 @@
 // wildcard rules hanging off the trie nodes the walk passes or off the key filter's keys.
 // Rules are numbered by strength (longest pattern first, allow before disallow, then file
 // order), so "the best match" is simply the smallest number seen. The table layout is
-// documented in assembly/compile.ts.
+// listed in src/wasm/abi.ts.
 //
 // The work of one check of an n-byte path, whatever the rules (README, Limits, "time per
 // check"; the counts keyFilterCount reports are what test/differential.test.ts holds it to):
@@ -29,7 +29,7 @@ import {
   FILTER_BUCKET_BITS_MASK, FILTER_EXACT_GATES, FILTER_GATE2_HI, FILTER_SINGLES, GATE_HASH, KEY_GATE_PAIR,
   FILTER_GATE2_LO, FILTER_SINGLE_HI, FILTER_SINGLE_LO, HDR_FILTER_OFF, HDR_KINDS_OFF, HDR_POOL_OFF, HDR_ROOT_OFF,
   HDR_RULES_OFF, KEY_GATE, KEY_LEN, KEY_RULE_COUNT, KEY_RULE_SIZE, KEY_RULE_STRENGTH, KEY_RULES_OFF,
-  KEY_SHARED, RULE_KIND_ALLOW_BIT as KIND_ALLOW_BIT, NODE_KEYED_BIT, KEY_POOL_OFF, KEY_SIZE, NO_RULE, CHILD_LABEL_LONG,
+  KEY_SHARED, RULE_KIND_ALLOW_BIT, NODE_KEYED_BIT, KEY_POOL_OFF, KEY_SIZE, NO_RULE, CHILD_LABEL_LONG,
   CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX,
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
   FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
@@ -38,13 +38,9 @@ import {
 import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
 import { childAreaBytes, childEntry } from './node';
 import { findByAutomata } from './automaton';
-import { clearOccurrences, firstAt, hasOccurred, lastAt, markFirst, markOccurrence, occurredWord, setLast } from './occurrences';
+import { anyOccurred, clearOccurrences, firstAt, hasOccurred, lastAt, markFirst, markOccurrence, occurredWord, setLast } from './occurrences';
 import { bytesEqual, commonPrefix } from './bytes';
-
-// @ts-ignore: decorator
-@inline function u32At(p: usize): u32 {
-  return load<u32>(p);
-}
+import { u32At } from './words';
 
 /**
  * Does the pattern tail pat[from, patLen) - which starts with '*' - match path[pos, len)?
@@ -52,7 +48,7 @@ import { bytesEqual, commonPrefix } from './bytes';
  * most room for the rest) and never backtracks; with a final '$' the last segment must be a
  * suffix of the path at or after the point the others reached.
  */
-export function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: usize, pos: i32, len: i32): bool {
+function wildcardTailMatches(pat: usize, from: i32, patLen: i32, path: usize, pos: i32, len: i32): bool {
   const anchored = load<u8>(pat + patLen - 1) == 0x24;
   const end = anchored ? patLen - 1 : patLen;
   let i = from;
@@ -99,7 +95,7 @@ const RUN_PAST = -2;
 /** Bit i set where a gate pair may start: exactPairBits or gatePairBits, by the filter's mode. */
 // @ts-ignore: decorator
 @inline function gateCandidates(exact: bool, v: v128, next: v128, gate1Lo: v128, gate1Hi: v128, gate2Lo: v128, gate2Hi: v128, nibble: v128): u32 {
-  // In exact mode the four gate vectors are two pairs' bytes (see compile.ts).
+  // In exact mode the four gate vectors are two pairs' bytes (see src/wasm/abi.ts).
   return exact ? exactPairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi) : gatePairBits(v, next, gate1Lo, gate1Hi, gate2Lo, gate2Hi, nibble);
 }
 
@@ -110,15 +106,14 @@ let keyGateMap: usize = 0;
  * Marks where a filter key's gate may start in buf[0, len), in a bitmap at `map`
  * (mapBytes(len) bytes): bit i set when byte i and i + 1 may be a gate pair, or byte i a
  * one-byte key - the candidates findKeys would visit at that byte. A check on that buffer
- * whose path lies in it as it is (not normalised) and holds no marked byte skips bestKeyed:
- * on bcg, where four URLs in five have no candidate, bestKeyed took 191 instructions per URL,
- * most of them before its loop. Only some tables are mapped (keyGateMap 0: none):
+ * whose path lies in it as it is (not normalised) and holds no marked byte skips bestKeyed,
+ * whose set-up before its loop costs more than the few bits the map reads. Only the tables
+ * where the map saves more than it costs are mapped (keyGateMap 0: none):
  * - those whose root has keyed rules: there every path is searched for keys, while below the
- *   root only the paths that reach the keyed node are; the map cost economie's table 121
- *   instructions per URL and saved a few;
+ *   root only the paths that reach the keyed node are, too few to pay for mapping every path;
  * - with exact gates (at most two gate pairs, FILTER_EXACT_GATES): rare pairs, cheap to mark.
- *   With set gates (many keys) candidates are common, and a set test costs twice as much: on
- *   cnet's 39 wildcard rules the map cost 125 instructions per URL and checkLines took 7% longer.
+ *   With set gates (many keys) candidates are common, so few paths are skipped, and a set
+ *   test costs twice an exact one: the map would cost more than it saves.
  */
 export function mapKeyGates(table: usize, buf: usize, len: i32, map: usize): void {
   keyGateMap = 0;
@@ -146,7 +141,7 @@ function rootIsKeyed(table: usize): bool {
 
 // @ts-ignore: decorator
 @inline function markGates(filter: usize, buf: usize, len: i32, map: usize, singles: bool): void {
-  // In exact mode the four gate vectors are two pairs' bytes (see compile.ts).
+  // In exact mode the four gate vectors are two pairs' bytes (see src/wasm/abi.ts).
   const first = v128.load(filter + FILTER_GATE1_LO);
   const second = v128.load(filter + FILTER_GATE1_HI);
   const first2 = v128.load(filter + FILTER_GATE2_LO);
@@ -182,8 +177,7 @@ function rootIsKeyed(table: usize): bool {
 // Inlined into its one caller, bestKeyed: a call costs a short path more than its work.
 // @ts-ignore: decorator
 @inline function findKeys(table: usize, filter: usize, path: usize, from: i32, len: i32): bool {
-  const keyCount = <i32>u32At(filter + FILTER_KEY_COUNT);
-  clearOccurrences(keyCount);
+  clearOccurrences(<i32>u32At(filter + FILTER_KEY_COUNT));
   const keys = table + <usize>u32At(filter + FILTER_KEYS_OFF);
   const buckets = table + <usize>u32At(filter + FILTER_BUCKETS_OFF);
   const bucketWord = u32At(filter + FILTER_BUCKET_BITS);
@@ -193,7 +187,6 @@ function rootIsKeyed(table: usize): bool {
   const lazy = <i32>u32At(filter + FILTER_LAZY);
   const budget = (len - from) * FILTER_WORK_PER_BYTE + FILTER_WORK_SLACK;
   let work = 0;
-  let found = false;
   const gate1Lo = v128.load(filter + FILTER_GATE1_LO);
   const gate1Hi = v128.load(filter + FILTER_GATE1_HI);
   const gate2Lo = v128.load(filter + FILTER_GATE2_LO);
@@ -214,52 +207,7 @@ function rootIsKeyed(table: usize): bool {
     while (pairs != 0) {
       const at = i + ctz(pairs);
       pairs &= pairs - 1;
-      const pair = (<u32>load<u8>(path + at) << 8) | load<u8>(path + at + 1);
-      const b = <usize>((pair * GATE_HASH) >>> shift);
-      const end = <i32>u32At(buckets + ((b + 1) << 2));
-      // Keys of a run (same gate offset, byte order) are all compared with the path from the
-      // same start. `agreed`: how many bytes the path and the previous key of the run have in
-      // common (they differ next, or one of them ends there); RUN_UNKNOWN before any
-      // comparison, RUN_PAST when no later key of the run can occur here.
-      let runGate = -1;
-      let agreed = RUN_UNKNOWN;
-      const bucketStart = <i32>u32At(buckets + (b << 2));
-      work += end - bucketStart;
-      for (let k = bucketStart; k < end; k++) {
-        const key = keys + <usize>k * KEY_SIZE;
-        const gate = <i32>load<u16>(key + KEY_GATE);
-        if (gate != runGate) {
-          runGate = gate;
-          agreed = RUN_UNKNOWN;
-        } else if (agreed == RUN_PAST) {
-          continue;
-        } else if (agreed >= 0) {
-          const shared = <i32>load<u16>(key + KEY_SHARED);
-          // It differs from the path where the previous key did (or is longer than the path).
-          if (shared > agreed) continue;
-          // It sorts after the previous key at a byte the path has in common with that key:
-          // so does every later key of the run.
-          if (shared < agreed) {
-            agreed = RUN_PAST;
-            continue;
-          }
-        }
-        const start = at - gate;
-        if (start < from) {
-          agreed = RUN_PAST;
-          continue;
-        }
-        if (agreed == RUN_UNKNOWN && <u32>load<u16>(key + KEY_GATE_PAIR) != pair) continue;
-        const keyLen = <i32>load<u16>(key + KEY_LEN);
-        const room = len - start;
-        const known = agreed >= 0 ? agreed : 0; // bytes before `known` are already equal
-        agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
-        work += (agreed - known) >> 3;
-        if (agreed == keyLen) {
-          markOccurrence(k, start);
-          found = true;
-        }
-      }
+      work += findInBucket(table, keys, buckets, shift, path, from, len, at);
       if (work > budget) return findKeysPastBudget(table, filter, path, from, len);
     }
     if (hasSingles) {
@@ -267,24 +215,81 @@ function rootIsKeyed(table: usize): bool {
       while (ones != 0) {
         const at = i + ctz(ones);
         ones &= ones - 1;
-        // One-byte keys are distinct bytes in ascending order: a binary search, so that a
-        // path full of them costs a few steps per byte, not one per key.
-        const c = <u32>load<u8>(path + at);
-        let lo = singles;
-        let hi = lazy;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (<u32>load<u16>(keys + <usize>mid * KEY_SIZE + KEY_GATE_PAIR) < c) lo = mid + 1;
-          else hi = mid;
-        }
-        if (lo < lazy && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) {
-          markOccurrence(lo, at);
-          found = true;
-        }
+        findOneByteKey(keys, singles, lazy, path, at);
       }
     }
   }
-  return found;
+  return anyOccurred();
+}
+
+/**
+ * Marks the keys of the bucket of the gate pair at path[at] that occur there (each from its
+ * gate's offset back); returns the work it cost: a step per key, a step per 8 bytes compared.
+ */
+// @ts-ignore: decorator
+@inline function findInBucket(table: usize, keys: usize, buckets: usize, shift: u32, path: usize, from: i32, len: i32, at: i32): i32 {
+  const pair = (<u32>load<u8>(path + at) << 8) | load<u8>(path + at + 1);
+  const b = <usize>((pair * GATE_HASH) >>> shift);
+  const bucketStart = <i32>u32At(buckets + (b << 2));
+  const end = <i32>u32At(buckets + ((b + 1) << 2));
+  let work = end - bucketStart;
+  // Keys of a run (same gate offset, byte order) are all compared with the path from the
+  // same start. `agreed`: how many bytes the path and the previous key of the run have in
+  // common (they differ next, or one of them ends there); RUN_UNKNOWN before any
+  // comparison, RUN_PAST when no later key of the run can occur here.
+  let runGate = -1;
+  let agreed = RUN_UNKNOWN;
+  for (let k = bucketStart; k < end; k++) {
+    const key = keys + <usize>k * KEY_SIZE;
+    const gate = <i32>load<u16>(key + KEY_GATE);
+    if (gate != runGate) {
+      runGate = gate;
+      agreed = RUN_UNKNOWN;
+    } else if (agreed == RUN_PAST) {
+      continue;
+    } else if (agreed >= 0) {
+      const shared = <i32>load<u16>(key + KEY_SHARED);
+      // It differs from the path where the previous key did (or is longer than the path).
+      if (shared > agreed) continue;
+      // It sorts after the previous key at a byte the path has in common with that key:
+      // so does every later key of the run.
+      if (shared < agreed) {
+        agreed = RUN_PAST;
+        continue;
+      }
+    }
+    const start = at - gate;
+    if (start < from) {
+      agreed = RUN_PAST;
+      continue;
+    }
+    if (agreed == RUN_UNKNOWN && <u32>load<u16>(key + KEY_GATE_PAIR) != pair) continue;
+    const keyLen = <i32>load<u16>(key + KEY_LEN);
+    const room = len - start;
+    const known = agreed >= 0 ? agreed : 0; // bytes before `known` are already equal
+    agreed = known + commonPrefix(path + start + known, table + <usize>u32At(key + KEY_POOL_OFF) + known, (keyLen < room ? keyLen : room) - known);
+    work += (agreed - known) >> 3;
+    if (agreed == keyLen) markOccurrence(k, start);
+  }
+  return work;
+}
+
+/**
+ * Marks the one-byte key path[at], if the pass looks for it: those keys are the filter's keys
+ * [singles, lazy), distinct bytes in ascending order, so a binary search finds it and a path
+ * full of them costs a few steps per byte, not one per key.
+ */
+// @ts-ignore: decorator
+@inline function findOneByteKey(keys: usize, singles: i32, lazy: i32, path: usize, at: i32): void {
+  const c = <u32>load<u8>(path + at);
+  let lo = singles;
+  let hi = lazy;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (<u32>load<u16>(keys + <usize>mid * KEY_SIZE + KEY_GATE_PAIR) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < lazy && <u32>load<u16>(keys + <usize>lo * KEY_SIZE + KEY_GATE_PAIR) == c) markOccurrence(lo, at);
 }
 
 /** Address just past rule `r`'s pattern. */
@@ -533,9 +538,8 @@ function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32
 
 /**
  * The best of `best` and the `wildCount` wildcard rules of the list at `list` (ascending
- * strength) whose remainder matches path[pos, len); bestRule enters it only at a node that has
- * such rules, which left its walk 22 instructions shorter per path on bcg (Binaryen inlines
- * it either way; counted with scripts/wasm-instructions.mjs).
+ * strength) whose remainder matches path[pos, len). The walk calls it only at a node that has
+ * such rules, so that the walk past the many nodes without them carries none of its set-up.
  */
 function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i32, len: i32, best: u32): u32 {
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
@@ -602,7 +606,7 @@ function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i
       if (wildCount > 0) best = bestWild(table, field, wildCount, path, pos, len, best);
     }
     if (entry == 0) break;
-    // A wide table's child entries hold no label length (see compile.ts): every child is read.
+    // A wide table's child entries hold no label length (see src/wasm/abi.ts): every child is read.
     const child = table + <usize>(wide ? entry : entry & CHILD_OFFSET_MASK);
     let labelLen = wide ? CHILD_LABEL_LONG : <i32>(entry >>> CHILD_LABEL_SHIFT);
     if (labelLen == CHILD_LABEL_LONG) labelLen = <i32>(u32At(child + NODE_LABEL_CHILDREN) >>> NODE_LABEL_SHIFT);
@@ -621,5 +625,5 @@ function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i
 /** 1 when rule number `r` (or no rule) allows, 0 when it disallows. */
 export function verdictOf(table: usize, r: u32): u8 {
   if (r == NO_RULE) return 1;
-  return <u8>(load<u8>(table + <usize>u32At(table + HDR_KINDS_OFF) + <usize>r) & KIND_ALLOW_BIT);
+  return <u8>(load<u8>(table + <usize>u32At(table + HDR_KINDS_OFF) + <usize>r) & RULE_KIND_ALLOW_BIT);
 }

@@ -1,5 +1,5 @@
 // How a trie node finds the child for a byte without a search loop: the child area at
-// NODE_CHILD_AREA, shared by the writer (compile.ts), the reader (match.ts) and the validator.
+// NODE_CHILD_AREA, shared by the writer (compile/nodes.ts), the reader (match.ts) and the validator.
 //   dense (NODE_DENSE): the first byte of the first child, 3 bytes of padding, then one entry
 //     per byte from it to the last child's first byte ("span" entries, 0 where no child
 //     starts): the entry for c is at (c - first); chosen when it takes no more room than an

@@ -15,11 +15,21 @@ const POSITIONS = memory.data(MAX_FILTER_KEYS * 8);
   return OCCURRED + (<usize>(k >>> 5) << 2);
 }
 
+/** Whether any key was marked since the last clearOccurrences. */
+let anyMarked = false;
+
 /** Clears the occurrence bits of keys [0, keyCount). */
 // @ts-ignore: decorator
 @inline export function clearOccurrences(keyCount: i32): void {
   // A store per 64 keys: memory.fill is a call out of the module, and most filters have few keys.
   for (let w = 0; w < keyCount; w += 64) store<u64>(OCCURRED + (<usize>w >>> 3), 0);
+  anyMarked = false;
+}
+
+/** Whether any key was marked since the last clearOccurrences. */
+// @ts-ignore: decorator
+@inline export function anyOccurred(): bool {
+  return anyMarked;
 }
 
 /** Whether key `k` was marked since the last clearOccurrences. */
@@ -53,6 +63,7 @@ const POSITIONS = memory.data(MAX_FILTER_KEYS * 8);
   if ((bits & bit) == 0) {
     store<u32>(word, bits | bit);
     store<i32>(POSITIONS + (<usize>k << 3), start);
+    anyMarked = true;
   }
   store<i32>(POSITIONS + (<usize>k << 3) + 4, start);
 }
@@ -63,6 +74,7 @@ const POSITIONS = memory.data(MAX_FILTER_KEYS * 8);
   store<u32>(bitWord(k), load<u32>(bitWord(k)) | (<u32>1 << (k & 31)));
   store<i32>(POSITIONS + (<usize>k << 3), first);
   store<i32>(POSITIONS + (<usize>k << 3) + 4, -1);
+  anyMarked = true;
 }
 
 // @ts-ignore: decorator

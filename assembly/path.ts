@@ -25,7 +25,7 @@
 
 import { byteClass, CLASS_DROPPED_AT_END, CLASS_REWRITTEN } from './bytes';
 import {
-  findByte, firstOf, markBlock, NIBBLE, outsideSet, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
+  DOTS, findByte, firstOf, markBlock, NIBBLE, SLASHES, outsideSet, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
   SET_HASH_NUL_LF, SET_SPECIAL,
 } from './scan';
 
@@ -58,10 +58,6 @@ const SEVEN_BYTES: u64 = 0x00ffffffffffffff;
 
 /** Bit i set when byte i of the mapped buffer stops the path scan (see mapPathStops). */
 let pathStopMap: usize = 0;
-
-/** '.' and '/' in every lane, loaded once per scan (see scan.ts on v128 constants). */
-const DOTS = memory.data<u8>([46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46]);
-const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47]);
 
 /**
  * Bit i set when byte i of `v` is '.' and the byte before it (byte i of `before`, the same
@@ -160,11 +156,9 @@ function setNoPath(start: i32): void {
 @inline export function findPath(buf: usize, start: i32, limit: i32, lines: bool, mapped: bool): void {
   // The authority ends at the first '/', '?', ';' or '#' after it (or the line end).
   let pathAt: i32;
-  const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
-  if (start + 8 <= limit && head == HTTPS) {
-    pathAt = delimiter(buf, start + 8, limit, lines);
-  } else if (start + 7 <= limit && (head & SEVEN_BYTES) == HTTP) {
-    pathAt = delimiter(buf, start + 7, limit, lines);
+  const host = hostStart(buf, start, limit);
+  if (host >= 0) {
+    pathAt = delimiter(buf, host, limit, lines);
   } else {
     let searchStart = start;
     if (start + 2 <= limit && load<u16>(buf + start) == 0x2f2f) searchStart = start + 2;

@@ -48,11 +48,16 @@ export function findLastByte(p: usize, from: i32, end: i32, b: u8): i32 {
 // How V8 (Node 20) compiles a set test, and why it is written this way: a v128 constant is
 // rebuilt at every use, even inside a loop, while a value loaded from memory before the loop
 // stays in a register, so scans load NIBBLE once and pass it in; i8x16.shr_u has no x64
-// instruction (a 16-bit shift and a mask do it); and "not equal" costs two more instructions
-// than "equal", so the test yields the lanes outside the set and callers invert the bitmask.
+// instruction (a 16-bit shift and a mask do it); and "not equal" has none either ("equal" and
+// an inversion), so the test yields the lanes outside the set and callers invert the bitmask,
+// a scalar operation.
 
 /** 0x0f in every lane: the low-nibble mask, loaded once per scan (see above). */
 export const NIBBLE = memory.data<u8>([15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15]);
+/** '.' in every lane, loaded once per scan (see above). */
+export const DOTS = memory.data<u8>([46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46]);
+/** '/' in every lane, loaded once per scan (see above). */
+export const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47]);
 
 /**
  * 0xff in each lane whose byte is outside the set the two nibble tables describe, 0 in each
@@ -112,12 +117,12 @@ export function firstNotOf(p: usize, from: i32, end: i32, set: usize): i32 {
 
 /** Bits at, at + 1, ... of `map` in the low bits; marksWidth(at) of them are valid, the rest 0. */
 // @ts-ignore: decorator
-@inline export function marksFrom(map: usize, at: i32): u64 {
+@inline function marksFrom(map: usize, at: i32): u64 {
   return load<u64>(map + (<usize>at >>> 3)) >>> <u64>(at & 7);
 }
 
 // @ts-ignore: decorator
-@inline export function marksWidth(at: i32): i32 {
+@inline function marksWidth(at: i32): i32 {
   return 64 - (at & 7);
 }
 
@@ -134,8 +139,6 @@ export function firstNotOf(p: usize, from: i32, end: i32, set: usize): i32 {
   return limit;
 }
 
-/** LF and CR: where a line ends. */
-export const SET_LINE_END = memory.data(32);
 /** '#' and NUL: where a line's content ends (comment, or the reference's C-string end). */
 export const SET_HASH_NUL = memory.data(32);
 /** '#', NUL and LF: where a path ends in google mode, in a buffer of lines. */
@@ -168,7 +171,6 @@ export const SET_SPECIAL = memory.data(32);
 const ROWS = memory.data(64);
 
 // The members of the fixed sets.
-const LINE_END = memory.data<u8>([0x0a, 0x0d]);
 const HASH_NUL = memory.data<u8>([0x23, 0x00]);
 const HASH_NUL_LF = memory.data<u8>([0x23, 0x00, 0x0a]);
 const DELIMITER = memory.data<u8>([0x2f, 0x3f, 0x3b, 0x23]);
@@ -188,7 +190,6 @@ function setOf(set: usize, members: usize, count: i32): void {
 
 /** Builds the fixed sets (called once, before anything scans). */
 export function initScanSets(): void {
-  setOf(SET_LINE_END, LINE_END, 2);
   setOf(SET_HASH_NUL, HASH_NUL, 2);
   setOf(SET_HASH_NUL_LF, HASH_NUL_LF, 3);
   setOf(SET_DELIMITER, DELIMITER, 4);
@@ -210,7 +211,6 @@ export function initScanSets(): void {
   store<u32>(at, load<u32>(at) | (<u32>1 << (b & 15)));
 }
 
-/** How often a byte occurs in URL paths, roughly: the gate avoids frequent pairs. */
 /**
  * Writes lo (16 bytes) and hi (16 bytes) so that byte c is in the set of the 256-entry
  * 0/1 table `members` when lo[c & 15] & hi[c >> 4] != 0. Exact while the set's rows (one per

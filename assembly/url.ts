@@ -17,7 +17,7 @@
 
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { copyBytes } from './bytes';
-import { findByte, firstOf, SET_AUTHORITY_END, SET_OTHER_AUTHORITY_END, SET_PATH_END, SET_TAB_NEWLINE } from './scan';
+import { DOTS, findByte, firstOf, SET_AUTHORITY_END, SET_OTHER_AUTHORITY_END, SET_PATH_END, SET_TAB_NEWLINE, SLASHES } from './scan';
 
 /** Where the URL stripUrl read ends up, and its bounds after trimming. */
 let urlBytes: usize = 0;
@@ -130,9 +130,7 @@ function endSegment(dst: usize, segStart: i32, o: i32, last: bool): i32 {
   return segStart;
 }
 
-/** Bytes in every lane, loaded once per scan (see scan.ts on v128 constants). */
-const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47]);
-const DOTS = memory.data<u8>([46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46]);
+/** '%' and '\\' in every lane, loaded once per scan (see scan.ts on v128 constants). */
 const PERCENTS = memory.data<u8>([37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37]);
 const BACKSLASHES = memory.data<u8>([92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92]);
 

@@ -1,0 +1,69 @@
+// Phase 6, layout: where each part of the table goes - header, rules, kinds, pool, nodes
+// (nodes.ts), filter (filter.ts) - and so its size. Phase 7, write: the table itself.
+
+import {
+  CHILD_OFFSET_MASK, FLAG_RFC, FLAG_WIDE_CHILDREN, HDR_FILTER_OFF, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_LEN,
+  HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT,
+  RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
+} from '../../src/wasm/abi';
+import { getU32 } from '../words';
+import { filterBytes, writeFilter } from './filter';
+import { keyCount } from './keys';
+import { placeNodes, rootOffset, writeNodes } from './nodes';
+import { norm, patLen, patOff, ruleAllow, ruleDerived, ruleLine } from './patterns';
+import { poolLength, poolOut, strengthPat } from './strength';
+import { nodeCount } from './trie';
+
+// Where the parts go (table offsets).
+let rulesOffset = 0;
+let kindsOffset = 0;
+let poolOffset = 0;
+let filterOffset = 0;
+
+/** Places every part of the table of `m` rules; returns its size. */
+export function placeParts(m: i32): i32 {
+  rulesOffset = HEADER_SIZE;
+  kindsOffset = rulesOffset + m * RULE_SIZE;
+  poolOffset = kindsOffset + m;
+  let cursor = placeNodes((poolOffset + poolLength + 3) & ~3);
+  filterOffset = keyCount > 0 ? cursor : 0;
+  if (keyCount > 0) cursor += filterBytes();
+  return cursor;
+}
+
+/** Writes the table of `m` rules, `total` bytes (placeParts), at `out`. */
+export function writeImage(out: usize, total: i32, m: i32, rfc: bool): void {
+  memory.fill(out, 0, <usize>total);
+  // Offsets past CHILD_OFFSET_MASK leave no room for a label length in a child entry.
+  const wide = total > CHILD_OFFSET_MASK;
+  writeHeader(out, total, m, rfc, wide);
+  writeRules(out, m);
+  writeNodes(out, poolOffset, wide);
+  if (keyCount > 0) writeFilter(out, filterOffset, poolOffset, m);
+}
+
+function writeHeader(out: usize, total: i32, m: i32, rfc: bool, wide: bool): void {
+  store<u32>(out + HDR_MAGIC, TABLE_MAGIC);
+  store<u32>(out + HDR_TOTAL_LEN, total);
+  store<u32>(out + HDR_FLAGS, (rfc ? FLAG_RFC : 0) | (wide ? FLAG_WIDE_CHILDREN : 0));
+  store<u32>(out + HDR_RULE_COUNT, m);
+  store<u32>(out + HDR_RULES_OFF, rulesOffset);
+  store<u32>(out + HDR_ROOT_OFF, nodeCount > 0 ? rootOffset() : 0);
+  store<u32>(out + HDR_POOL_OFF, poolOffset);
+  store<u32>(out + HDR_POOL_LEN, poolLength);
+  store<u32>(out + HDR_FILTER_OFF, filterOffset);
+  store<u32>(out + HDR_KINDS_OFF, kindsOffset);
+}
+
+/** The rules in strength order, their kinds, and their patterns in the pool. */
+function writeRules(out: usize, m: i32): void {
+  for (let k = 0; k < m; k++) {
+    const rule = getU32(strengthPat, k);
+    const at = out + rulesOffset + <usize>k * RULE_SIZE;
+    const len = getU32(patLen, rule);
+    store<u32>(at + RULE_PAT_END, poolOffset + getU32(poolOut, k) + len);
+    store<u32>(at + RULE_LINE, getU32(ruleLine, rule));
+    store<u8>(out + kindsOffset + k, (getU32(ruleDerived, rule) != 0 ? RULE_KIND_DERIVED_BIT : 0) | (getU32(ruleAllow, rule) != 0 ? RULE_KIND_ALLOW_BIT : 0));
+    memory.copy(out + poolOffset + getU32(poolOut, k), norm + getU32(patOff, rule), len);
+  }
+}
