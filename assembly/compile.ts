@@ -15,7 +15,6 @@ import { inputBytes, normalizePatterns } from './compile/patterns';
 import { findShapes, storeSegments, wildRules } from './compile/shapes';
 import { orderByStrength, STRENGTH_SLOTS_PER_RULE, STRENGTH_SLOTS_SLACK } from './compile/strength';
 import { buildTrie } from './compile/trie';
-export { initByteScores } from './compile/key-order';
 
 // The compiler runs in phases, one file each under assembly/compile/, in this order; a phase
 // hands the next what it exports (arrays in the work area, arena.ts), which only it writes:

@@ -24,7 +24,7 @@ export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
 import { initChecksumTables, tableChecksum } from './checksum';
-import { initByteScores } from './compile';
+import { initByteScores } from './compile/key-order';
 export { validateTable, validateWorkBytes } from './validate';
 export { tableChecksum } from './checksum';
 export { utf8FromUtf16 } from './utf16';

@@ -20,11 +20,10 @@ import {
   CLASS_UNRESERVED,
 } from './bytes';
 import { findByte, firstOf, SET_SPECIAL } from './scan';
+import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from '../src/wasm/abi';
 
 /** A URL's path and query (or a part of them; its query starts at its first '?'), RFC mode. */
 export const NORMALIZE_URL_RFC: i32 = 0;
-export const NORMALIZE_PATTERN_RFC: i32 = 1;
-export const NORMALIZE_PATTERN_GOOGLE: i32 = 2;
 /** A URL's path and query (or a part of them), in fetch form. */
 export const NORMALIZE_URL_FETCH: i32 = 3;
 

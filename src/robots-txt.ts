@@ -184,8 +184,8 @@ export class RobotsTxt {
     const r = decide(matcher, url);
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
     const compiled = compiledRule(matcher, r);
-    let pattern = this.#written(this.#ruleOnLine(compiled.line));
-    if (compiled.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
+    // A derived rule (google mode's index.htm-as-directory) was written by the kernel, not the file.
+    const pattern = compiled.derived ? compiled.pattern : this.#written(this.#ruleOnLine(compiled.line));
     return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } };
   }
 

@@ -265,6 +265,9 @@ describe('explain', () => {
     expect(robots.explain('/d/', 'Bot')).toEqual({ allowed: true, rule: { kind: 'allow', pattern: '/d/$', line: 2 } });
     expect(robots.explain('/d/index.html', 'Bot')).toEqual({ allowed: true, rule: { kind: 'allow', pattern: '/d/index.html', line: 2 } });
     expect(robots.isAllowed('/d/other', 'Bot')).toBe(false);
+    // The pattern the kernel compiled, escaped as google mode escapes patterns.
+    const accented = RobotsTxt.parse('user-agent: *\nallow: /é/index.htm\ndisallow: /\n', { mode: 'google' });
+    expect(accented.explain('/%C3%A9/', 'Bot')).toEqual({ allowed: true, rule: { kind: 'allow', pattern: '/%C3%A9/$', line: 2 } });
   });
 });
 

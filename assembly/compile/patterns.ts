@@ -3,7 +3,8 @@
 // dropped; google mode adds the index.htm variant of an Allow as a rule of its own.
 
 import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from '../../src/wasm/abi';
-import { normalizeInto, NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from '../normalize';
+import { normalizeInto } from '../normalize';
+import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from '../../src/wasm/abi';
 import { findLastByte } from '../scan';
 import { setU32, u32At } from '../words';
 import { take } from './arena';

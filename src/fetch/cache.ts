@@ -13,7 +13,7 @@ import { toBase64 } from '../encoding.js';
 import { checkManyAsFetched, isAllowedAsFetched, type Matcher } from '../matcher.js';
 import { retainedBytes, RobotsTxt } from '../robots-txt.js';
 import {
-  requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
+  ALLOW_ALL, DISALLOW_ALL, requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
 } from './fetch.js';
 import { originOf, robotsLocation } from './origin.js';
 import { snapshotRecords, type CheckedRecord, type RobotsCacheRecord } from './snapshot.js';
@@ -95,7 +95,6 @@ class Slots {
 }
 
 const THIRTY_DAYS_MS = 30 * 86_400_000;
-const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
 
 /** Verdicts for URLs on many origins; each origin's robots.txt is fetched once and cached. */
 export class RobotsCache {
@@ -303,7 +302,7 @@ export class RobotsCache {
     const mode = this.#options.mode;
     let robots: RobotsTxt;
     if (record.status === 'ok') robots = RobotsTxt.parse(body!, { mode, maxBytes: this.#options.maxBytes });
-    else robots = RobotsTxt.parse(record.status === 'unavailable' ? '' : DISALLOW_ALL, { mode });
+    else robots = RobotsTxt.parse(record.status === 'unavailable' ? ALLOW_ALL : DISALLOW_ALL, { mode });
     const result: RobotsFetchResult = {
       status: record.status, robots, origin: record.origin, httpStatus: record.httpStatus, finalUrl: record.finalUrl,
       redirects: record.redirects, fetchedAt: record.fetchedAt, expiresAt: record.expiresAt, error: record.error, body,

@@ -164,6 +164,10 @@ export async function fetchRobotsTxt(urlOrOrigin: string, options?: FetchRobotsO
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+/** The files RFC 9309 2.3.1.3 and 2.3.1.4 read an unavailable and an unreachable robots.txt as. */
+export const ALLOW_ALL = '';
+export const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
+
 /** The result of an answer that was not a usable file. */
 function fallback(
   status: 'unavailable' | 'unreachable',
@@ -172,7 +176,7 @@ function fallback(
   details: { httpStatus?: number; finalUrl: string; redirects: number; error?: string; expiresAt?: number },
 ): RobotsFetchResult {
   const fetchedAt = Date.now();
-  const body = status === 'unavailable' ? '' : 'User-agent: *\nDisallow: /\n';
+  const body = status === 'unavailable' ? ALLOW_ALL : DISALLOW_ALL;
   return {
     status,
     robots: RobotsTxt.parse(body, { mode: options.mode }),

@@ -3,14 +3,9 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
-import { PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../wasm/abi.js';
+import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC, PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../wasm/abi.js';
 import { kernel } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
-
-// How the kernel's normalizePattern normalises (assembly/normalize.ts).
-const NORMALIZE_PATTERN_RFC = 1;
-const NORMALIZE_PATTERN_GOOGLE = 2;
-
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

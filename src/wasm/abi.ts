@@ -319,6 +319,11 @@ export const PATH_REFERENCE = 0;
 export const PATH_RFC = 1;
 export const PATH_FETCH = 2;
 
+// How normalizePattern reads a rule's pattern (assembly/normalize.ts): as rfc or google mode
+// compares patterns with paths.
+export const NORMALIZE_PATTERN_RFC = 1;
+export const NORMALIZE_PATTERN_GOOGLE = 2;
+
 // What checkLines writes per line of a buffer of URLs (its `mode`).
 export const LINES_VERDICTS = 0; // one byte: 1 allow, 0 disallow
 export const LINES_FILTER = 1; // the text of each allowed line, LF-terminated
