@@ -22,14 +22,14 @@ function firstLine(text: string): [RobotsLine['kind'], string | null, boolean][]
 
 describe('DIRECTIVE_TABLE', () => {
   it("starts with the reference's keys, in the order it tries them, at their ids", () => {
-    const first = DIRECTIVES.slice(0, 4).map(({ id, name, reference, match }) => [id, name, reference, match]);
+    const first = DIRECTIVES.slice(0, 4).map(({ id, name, kind, match }) => [id, name, kind, match]);
     expect(first).toEqual([
-      [DIRECTIVE_USER_AGENT, 'user-agent', true, 'prefix'],
-      [DIRECTIVE_ALLOW, 'allow', true, 'prefix'],
-      [DIRECTIVE_DISALLOW, 'disallow', true, 'prefix'],
-      [DIRECTIVE_SITEMAP, 'sitemap', true, 'prefix'],
+      [DIRECTIVE_USER_AGENT, 'user-agent', 'reference', 'prefix'],
+      [DIRECTIVE_ALLOW, 'allow', 'reference', 'prefix'],
+      [DIRECTIVE_DISALLOW, 'disallow', 'reference', 'prefix'],
+      [DIRECTIVE_SITEMAP, 'sitemap', 'reference', 'prefix'],
     ]);
-    expect(DIRECTIVES.slice(4).filter((d) => d.reference)).toEqual([]);
+    expect(DIRECTIVES.slice(4).filter((d) => d.kind === 'reference')).toEqual([]);
   });
 
   it("fits the line reader's key table", () => {
@@ -40,13 +40,16 @@ describe('DIRECTIVE_TABLE', () => {
       expect(spelling).toMatch(/^[a-z][a-z _-]*$/);
       expect(spelling.length).toBeLessThanOrEqual(MAX_SPELLING_BYTES);
     }
-    for (const d of DIRECTIVES) expect(['prefix', 'whole', 'loose']).toContain(d.match);
+    for (const d of DIRECTIVES) {
+      expect(['reference', 'extension']).toContain(d.kind);
+      expect(['prefix', 'whole', 'loose']).toContain(d.match);
+    }
     expect(new Set(DIRECTIVES.map((d) => d.name)).size).toBe(DIRECTIVES.length);
   });
 
   it('every spelling is read as its directive, in any case, a misspelling as a typo', () => {
     for (const d of DIRECTIVES) {
-      const kind = d.reference ? d.name : 'unknown';
+      const kind = d.kind === 'reference' ? d.name : 'unknown';
       for (const [spelling, typo] of [[d.name, false], ...d.misspellings.map((m) => [m, true] as const)] as const) {
         for (const written of [spelling, spelling.toUpperCase(), spelling[0].toUpperCase() + spelling.slice(1)]) {
           expect([written, ...firstLine(`${written}: x`)]).toEqual([written, [kind, d.name, typo], [kind, d.name, typo]]);

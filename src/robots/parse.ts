@@ -22,7 +22,7 @@ export interface DirectiveEntry {
   /** Its directive id: its position in the table, from 1. */
   id: number;
   name: string;
-  reference: boolean;
+  kind: 'reference' | 'extension';
   match: 'prefix' | 'whole' | 'loose';
   misspellings: string[];
 }
@@ -33,7 +33,7 @@ export const DIRECTIVES: readonly DirectiveEntry[] = DIRECTIVE_TABLE.split('\n')
   .map((line, i) => {
     const [name, kind, match, misspellings] = line.split('|').map((field) => field.trim());
     const spellings = misspellings.split(',').map((spelling) => spelling.trim()).filter((spelling) => spelling !== '');
-    return { id: i + 1, name, reference: kind === 'reference', match: match as DirectiveEntry['match'], misspellings: spellings };
+    return { id: i + 1, name, kind: kind as DirectiveEntry['kind'], match: match as DirectiveEntry['match'], misspellings: spellings };
   });
 
 /** The directive ids of DIRECTIVE_TABLE's names. */
@@ -44,7 +44,7 @@ export const DIRECTIVE_IDS: ReadonlyMap<string, number> = new Map(DIRECTIVES.map
  * are known to be used by some crawlers (the reference's reporter calls them "unused"; the
  * linter reports them as such when written as their name).
  */
-export const EXTENSION_KEYS: ReadonlySet<string> = new Set(DIRECTIVES.filter((d) => !d.reference).map((d) => d.name));
+export const EXTENSION_KEYS: ReadonlySet<string> = new Set(DIRECTIVES.filter((d) => d.kind === 'extension').map((d) => d.name));
 
 /** One physical line, as reported to the callback. The object is reused: copy what you keep. */
 export interface RobotsLine {
@@ -82,7 +82,7 @@ export interface RobotsLine {
 /** RobotsLine.kind and RobotsLine.directive by directive id (a record's low byte). */
 const KINDS = Array.from({ length: 256 }, (_, id): DirectiveKind | null => {
   const directive = DIRECTIVES[id - 1];
-  return id === DIRECTIVE_NONE ? null : directive?.reference ? (directive.name as DirectiveKind) : 'unknown';
+  return id === DIRECTIVE_NONE ? null : directive?.kind === 'reference' ? (directive.name as DirectiveKind) : 'unknown';
 });
 const NAMES = Array.from({ length: 256 }, (_, id): string | null => DIRECTIVES[id - 1]?.name ?? null);
 
