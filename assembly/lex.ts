@@ -53,8 +53,7 @@ const MATCH_LOOSE: u8 = 2;
 
 // Which spellings a key starting with each byte may match, one u64 a byte: bit i for KEYS
 // entry i, so classifyKey tries only those, in table order. Most lines of an HTML page sent
-// as robots.txt start with no key's letter, and trying every key on them was a good part of
-// reading such a page.
+// as robots.txt start with no spelling's byte, and cost one load.
 const KEYS_BY_BYTE = memory.data(256 * 8);
 
 // @ts-ignore: decorator
@@ -204,8 +203,8 @@ export function initLexBytes(): void {
 }
 
 /**
- * One pass over the line starting at `start`: a robots.txt body can be megabytes of HTML, and
- * scanning each line once for all three bytes costs a third of three separate scans. Most
+ * One pass over the line starting at `start`: a robots.txt body can be megabytes of HTML, so
+ * the line's bytes are read once for all the bytes looked for, not once for each. Most
  * 32-byte steps of a long line hold none of them, and cost one test.
  */
 function scanLine(buf: usize, start: i32, len: i32): void {
