@@ -1,41 +1,24 @@
 // bytes -> lines: the one robots.txt line reader. For every physical line it writes a record
-// (layout in src/compile/layout.ts): what kind of directive the line holds, where its key and
+// (layout in src/robots/directives.ts): which directive the line holds, where its key and
 // value are, and what was odd about it. It knows nothing about groups or matching; the group
 // builder and the linter both read its records (src/robots/parse.ts).
 //
 // Line handling follows the reference implementation: LF, CR and CRLF end a line, a leading
 // (prefix of a) UTF-8 BOM is skipped, a NUL ends the line's content, '#' starts a comment,
 // ASCII whitespace around key and value is dropped, key and value split at the first ':' (or,
-// leniently, at whitespace when the line is exactly two words), and keys are recognised
-// case-insensitively by prefix, with the common misspellings.
+// leniently, at whitespace when the line is exactly two words). Keys are recognised as
+// DIRECTIVE_TABLE says: the reference's by case-insensitive prefix, with its misspellings.
 
 import {
-  KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_UNKNOWN, KIND_USER_AGENT, LINE_AGENT, LINE_AGENT_GLOBAL,
-  LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON,
-  LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE,
-  LINE_START, LINE_VALUE_END, LINE_VALUE_START,
-} from '../src/wasm/abi';
+  DIRECTIVE_NONE, DIRECTIVE_TABLE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT, LINE_AGENT_GLOBAL,
+  LINE_DIRECTIVE_FLAGS, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY,
+  LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START,
+  LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START, MAX_DIRECTIVE_SPELLINGS, MAX_SPELLING_BYTES,
+} from '../src/robots/directives';
 import { firstNotOf, firstOf, SET_BLANK, SET_SPACE } from './scan';
 
 /** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */
 export let lexResume: i32 = 0;
-
-// Recognised keys, lowercase, in the order the reference tries them: (kind, typo, text).
-const KEYS = memory.data<u8>([
-  <u8>KIND_USER_AGENT, 0, 10, 117, 115, 101, 114, 45, 97, 103, 101, 110, 116, // user-agent
-  <u8>KIND_USER_AGENT, 1, 9, 117, 115, 101, 114, 97, 103, 101, 110, 116, // useragent
-  <u8>KIND_USER_AGENT, 1, 10, 117, 115, 101, 114, 32, 97, 103, 101, 110, 116, // user agent
-  <u8>KIND_ALLOW, 0, 5, 97, 108, 108, 111, 119, // allow
-  <u8>KIND_DISALLOW, 0, 8, 100, 105, 115, 97, 108, 108, 111, 119, // disallow
-  <u8>KIND_DISALLOW, 1, 9, 100, 105, 115, 115, 97, 108, 108, 111, 119, // dissallow
-  <u8>KIND_DISALLOW, 1, 8, 100, 105, 115, 115, 97, 108, 111, 119, // dissalow
-  <u8>KIND_DISALLOW, 1, 7, 100, 105, 115, 97, 108, 111, 119, // disalow
-  <u8>KIND_DISALLOW, 1, 8, 100, 105, 97, 115, 108, 108, 111, 119, // diasllow
-  <u8>KIND_DISALLOW, 1, 8, 100, 105, 115, 97, 108, 108, 97, 119, // disallaw
-  <u8>KIND_SITEMAP, 0, 7, 115, 105, 116, 101, 109, 97, 112, // sitemap
-  <u8>KIND_SITEMAP, 1, 8, 115, 105, 116, 101, 45, 109, 97, 112, // site-map
-  0,
-]);
 
 // @ts-ignore: decorator
 @inline function isSpace(c: u32): bool {
@@ -54,36 +37,135 @@ const TOKEN_DIGIT: u8 = 2;
  */
 let tokenMask: u8 = TOKEN_LETTER;
 
-// Where the keys starting with each letter begin in KEYS (offset + 1; 0: none), filled by
-// initLexBytes. Keys that share a first letter are adjacent, so classifyKey tries only those:
-// most lines of an HTML page sent as robots.txt start with no key's letter, and trying all
-// twelve keys on them was a good part of reading such a page.
-const KEYS_BY_LETTER = memory.data(26);
+// The spellings of DIRECTIVE_TABLE (src/robots/directives.ts), in its order, filled by
+// initLexBytes: KEY_SIZE bytes each, KEY_RESULT (the directive id | LINE_FLAG_TYPO for a
+// misspelling), KEY_MATCH, KEY_LENGTH, then the spelling, lowercase (for MATCH_LOOSE, without
+// its separators).
+const KEY_RESULT = 0;
+const KEY_MATCH = 4;
+const KEY_LENGTH = 5;
+const KEY_TEXT = 6;
+const KEY_SIZE: usize = KEY_TEXT + MAX_SPELLING_BYTES;
+const KEYS = memory.data(<i32>KEY_SIZE * MAX_DIRECTIVE_SPELLINGS);
+const MATCH_PREFIX: u8 = 0;
+const MATCH_WHOLE: u8 = 1;
+const MATCH_LOOSE: u8 = 2;
 
-/** Kind (and LINE_FLAG_TYPO) of the key buf[start, end), by case-insensitive prefix. */
-function classifyKey(buf: usize, start: i32, end: i32): u32 {
-  const letter = (<u32>load<u8>(buf + start) | 0x20) - 0x61;
-  if (letter >= 26) return KIND_UNKNOWN;
-  const first = <i32>load<u8>(KEYS_BY_LETTER + letter);
-  if (first == 0) return KIND_UNKNOWN;
-  let at = KEYS + <usize>(first - 1);
-  const initial = load<u8>(at + 3);
-  for (let kind = <u32>load<u8>(at); kind != 0 && load<u8>(at + 3) == initial; kind = <u32>load<u8>(at)) {
-    const typo = load<u8>(at + 1) != 0;
-    const n = <i32>load<u8>(at + 2);
-    const text = at + 3;
-    at = text + n;
-    if (end - start < n) continue;
-    let i = 1;
-    while (i < n) {
-      let c = <u32>load<u8>(buf + start + i);
-      if (c - 0x41 < 26) c += 32;
-      if (c != <u32>load<u8>(text + i)) break;
-      i++;
+// Which spellings a key starting with each byte may match, one u64 a byte: bit i for KEYS
+// entry i, so classifyKey tries only those, in table order. Most lines of an HTML page sent
+// as robots.txt start with no spelling's byte, and cost one load.
+const KEYS_BY_BYTE = memory.data(256 * 8);
+
+// @ts-ignore: decorator
+@inline function lowerAscii(c: u32): u32 {
+  return c - 0x41 < 26 ? c + 32 : c;
+}
+
+// @ts-ignore: decorator
+@inline function isKeySeparator(c: u32): bool {
+  return c == 0x2d || c == 0x5f || c == 0x20;
+}
+
+/**
+ * Whether the key buf[start, end) is the spelling text[0, n) as `match` reads it; for
+ * MATCH_PREFIX and MATCH_WHOLE, its first byte is known to match (KEYS_BY_BYTE).
+ */
+function keyMatches(buf: usize, start: i32, end: i32, text: usize, n: i32, match: u8): bool {
+  if (match == MATCH_LOOSE) {
+    let k = 0;
+    for (let i = start; i < end; i++) {
+      const c = lowerAscii(load<u8>(buf + i));
+      if (isKeySeparator(c)) continue;
+      if (k >= n || c != <u32>load<u8>(text + k)) return false;
+      k++;
     }
-    if (i == n) return typo ? kind | LINE_FLAG_TYPO : kind;
+    return k == n;
   }
-  return KIND_UNKNOWN;
+  if (match == MATCH_WHOLE ? end - start != n : end - start < n) return false;
+  for (let i = 1; i < n; i++) {
+    if (lowerAscii(load<u8>(buf + start + i)) != <u32>load<u8>(text + i)) return false;
+  }
+  return true;
+}
+
+/** Directive id (and LINE_FLAG_TYPO) of the key buf[start, end): its first matching spelling. */
+function classifyKey(buf: usize, start: i32, end: i32): u32 {
+  let candidates = load<u64>(KEYS_BY_BYTE + (<usize>load<u8>(buf + start) << 3));
+  while (candidates != 0) {
+    const at = KEYS + <usize>ctz(candidates) * KEY_SIZE;
+    candidates &= candidates - 1;
+    if (keyMatches(buf, start, end, at + KEY_TEXT, <i32>load<u8>(at + KEY_LENGTH), load<u8>(at + KEY_MATCH))) {
+      return load<u32>(at + KEY_RESULT);
+    }
+  }
+  return DIRECTIVE_UNKNOWN;
+}
+
+/** Index of the first `c` in DIRECTIVE_TABLE[from, end), or end. */
+function tableFind(c: i32, from: i32, end: i32): i32 {
+  while (from < end && DIRECTIVE_TABLE.charCodeAt(from) != c) from++;
+  return from;
+}
+
+/** Adds the spelling DIRECTIVE_TABLE[from, to) (spaces around it dropped) to KEYS, as entry `index`. */
+function addSpelling(index: i32, from: i32, to: i32, result: u32, match: u8): void {
+  from = firstNotSpace(from, to);
+  while (to > from && DIRECTIVE_TABLE.charCodeAt(to - 1) == 0x20) to--;
+  const at = KEYS + <usize>index * KEY_SIZE;
+  let n = 0;
+  for (let i = from; i < to && n < MAX_SPELLING_BYTES; i++) {
+    const c = lowerAscii(<u32>DIRECTIVE_TABLE.charCodeAt(i));
+    if (match == MATCH_LOOSE && isKeySeparator(c)) continue;
+    store<u8>(at + KEY_TEXT + <usize>n, <u8>c);
+    n++;
+  }
+  store<u32>(at + KEY_RESULT, result);
+  store<u8>(at + KEY_MATCH, match);
+  store<u8>(at + KEY_LENGTH, <u8>n);
+  // The bytes a matching key may start with: the spelling's first letter in either case, and
+  // for MATCH_LOOSE a separator.
+  const bit = <u64>1 << <u64>index;
+  const first = <u32>load<u8>(at + KEY_TEXT);
+  for (let c: u32 = 0; c < 256; c++) {
+    if (lowerAscii(c) == first || (match == MATCH_LOOSE && isKeySeparator(c))) {
+      store<u64>(KEYS_BY_BYTE + (<usize>c << 3), load<u64>(KEYS_BY_BYTE + (<usize>c << 3)) | bit);
+    }
+  }
+}
+
+/**
+ * Fills KEYS and KEYS_BY_BYTE from DIRECTIVE_TABLE: each line `name | kind | match |
+ * misspellings` is the next directive id; its name and misspellings are entries, in order.
+ */
+function initKeys(): void {
+  const length = DIRECTIVE_TABLE.length;
+  let id: u32 = 0;
+  let count = 0;
+  for (let line = 0; line < length; ) {
+    const end = tableFind(0x0a, line, length);
+    const name = tableFind(0x7c, line, end);
+    const kind = tableFind(0x7c, name + 1, end);
+    const how = tableFind(0x7c, kind + 1, end);
+    if (how < end) {
+      id++;
+      // `prefix`, `whole` or `loose`: told apart by their first letter.
+      const first = DIRECTIVE_TABLE.charCodeAt(firstNotSpace(kind + 1, how));
+      const match = first == 0x6c ? MATCH_LOOSE : first == 0x77 ? MATCH_WHOLE : MATCH_PREFIX;
+      if (count < MAX_DIRECTIVE_SPELLINGS) addSpelling(count++, line, name, id, match);
+      for (let from = how + 1; from < end; ) {
+        const comma = tableFind(0x2c, from, end);
+        if (firstNotSpace(from, comma) < comma && count < MAX_DIRECTIVE_SPELLINGS) addSpelling(count++, from, comma, id | LINE_FLAG_TYPO, match);
+        from = comma + 1;
+      }
+    }
+    line = end + 1;
+  }
+}
+
+/** Index of the first byte of DIRECTIVE_TABLE[from, end) that is not a space, or end. */
+function firstNotSpace(from: i32, end: i32): i32 {
+  while (from < end && DIRECTIVE_TABLE.charCodeAt(from) == 0x20) from++;
+  return from;
 }
 
 /** Length of the leading UTF-8 BOM, or of the prefix of one, that the reference skips. */
@@ -107,7 +189,7 @@ const LINE_CR = LINE_BYTES + 16;
 const LINE_HASH = LINE_BYTES + 32;
 const LINE_COLON = LINE_BYTES + 48;
 
-/** Fills LINE_BYTES, KEYS_BY_LETTER and TOKEN_CLASSES (called once, before anything is lexed). */
+/** Fills LINE_BYTES, the key table and TOKEN_CLASSES (called once, before anything is lexed). */
 export function initLexBytes(): void {
   for (let c = 0; c < 256; c++) {
     const letter = ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c == 0x2d || c == 0x5f;
@@ -117,15 +199,12 @@ export function initLexBytes(): void {
   memory.fill(LINE_CR, 0x0d, 16);
   memory.fill(LINE_HASH, 0x23, 16);
   memory.fill(LINE_COLON, 0x3a, 16);
-  for (let at = KEYS; load<u8>(at) != 0; at += 3 + <usize>load<u8>(at + 2)) {
-    const letter = <usize>load<u8>(at + 3) - 0x61;
-    if (load<u8>(KEYS_BY_LETTER + letter) == 0) store<u8>(KEYS_BY_LETTER + letter, <u8>(at - KEYS + 1));
-  }
+  initKeys();
 }
 
 /**
- * One pass over the line starting at `start`: a robots.txt body can be megabytes of HTML, and
- * scanning each line once for all three bytes costs a third of three separate scans. Most
+ * One pass over the line starting at `start`: a robots.txt body can be megabytes of HTML, so
+ * the line's bytes are read once for all the bytes looked for, not once for each. Most
  * 32-byte steps of a long line hold none of them, and cost one test.
  */
 function scanLine(buf: usize, start: i32, len: i32): void {
@@ -191,7 +270,7 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   while (e > s && isSpace(load<u8>(buf + e - 1))) e--;
   if (s == e) {
     flags |= (flags & LINE_FLAG_HAS_COMMENT) != 0 ? LINE_FLAG_IS_COMMENT : LINE_FLAG_IS_EMPTY;
-    store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags);
+    store<u32>(rec + LINE_DIRECTIVE_FLAGS, DIRECTIVE_NONE | flags);
     return;
   }
 
@@ -204,13 +283,13 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
     // No colon: accept "key value" when the line is exactly two words.
     sep = firstOf(buf, s, e, SET_BLANK);
     if (sep == e) {
-      store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
+      store<u32>(rec + LINE_DIRECTIVE_FLAGS, DIRECTIVE_NONE | flags | LINE_FLAG_UNPARSEABLE);
       return;
     }
     valueStart = sep;
     while (load<u8>(buf + valueStart) == 0x20 || load<u8>(buf + valueStart) == 0x09) valueStart++;
     if (firstOf(buf, valueStart, e, SET_BLANK) < e) {
-      store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | flags | LINE_FLAG_UNPARSEABLE);
+      store<u32>(rec + LINE_DIRECTIVE_FLAGS, DIRECTIVE_NONE | flags | LINE_FLAG_UNPARSEABLE);
       return;
     }
     flags |= LINE_FLAG_MISSING_COLON;
@@ -218,18 +297,18 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   let keyEnd = sep;
   while (keyEnd > s && isSpace(load<u8>(buf + keyEnd - 1))) keyEnd--;
   if (keyEnd == s) {
-    store<u32>(rec + LINE_KIND_FLAGS, KIND_NONE | (flags & ~LINE_FLAG_MISSING_COLON) | LINE_FLAG_UNPARSEABLE);
+    store<u32>(rec + LINE_DIRECTIVE_FLAGS, DIRECTIVE_NONE | (flags & ~LINE_FLAG_MISSING_COLON) | LINE_FLAG_UNPARSEABLE);
     return;
   }
   while (valueStart < e && isSpace(load<u8>(buf + valueStart))) valueStart++;
 
   const kind = classifyKey(buf, s, keyEnd);
-  store<u32>(rec + LINE_KIND_FLAGS, kind | flags);
+  store<u32>(rec + LINE_DIRECTIVE_FLAGS, kind | flags);
   store<u32>(rec + LINE_KEY_START, s);
   store<u32>(rec + LINE_KEY_END, keyEnd);
   store<u32>(rec + LINE_VALUE_START, valueStart);
   store<u32>(rec + LINE_VALUE_END, e);
-  if ((kind & 0xff) == KIND_USER_AGENT) {
+  if ((kind & 0xff) == DIRECTIVE_USER_AGENT) {
     // `*` alone or followed by whitespace names every agent; otherwise the product token is
     // the longest prefix of token bytes (`Googlebot/2.1` -> `Googlebot`).
     if (load<u8>(buf + valueStart) == 0x2a && (e - valueStart == 1 || isSpace(load<u8>(buf + valueStart + 1)))) {

@@ -1,16 +1,17 @@
 // lines -> groups: which rules belong to which user-agents (RFC 9309 2.1, 2.2.1).
 // Consecutive user-agent lines open one group and a user-agent line after a rule opens the
 // next; blank lines and other records (sitemap, crawl-delay, ...) never end a group; rules
-// before the first user-agent line belong to no group and are ignored.
+// before the first user-agent line belong to no group and are ignored. Each other record's
+// value goes where its directive's handler (DIRECTIVE_HANDLERS) puts it.
 
 import { agentKey, asciiLower } from './agent.js';
 import { asciiString } from '../wasm/strings.js';
 import { latin1Bytes, latin1Runs } from '../encoding.js';
 import type { Mode } from './options.js';
 import {
-  KIND_ALLOW, KIND_DISALLOW, KIND_NONE, KIND_SITEMAP, KIND_USER_AGENT, LINE_AGENT_GLOBAL,
-} from '../wasm/abi.js';
-import { forEachLineChunk, RECORD_WORDS } from './parse.js';
+  DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_USER_AGENT, LINE_AGENT_GLOBAL,
+} from './directives.js';
+import { DIRECTIVE_IDS, forEachLineChunk, RECORD_WORDS } from './parse.js';
 
 export interface RuleRecord {
   allow: boolean;
@@ -37,12 +38,12 @@ export interface GroupRecord {
 
 export interface RobotsStructure {
   /**
-   * The bytes of the rule and sitemap values, copied out of the body: a parsed file holds
-   * neither the body (often mostly comments, or an HTML page) nor the kernel memory a string
-   * body was read from. Up to STRING_VALUES_MAX bytes they are a string, one char per byte
-   * (Latin-1): a typed array of its own is an allocation outside the JS heap, which cost
-   * about 6% of a 3 KB parse, while a small string is allocated on the heap. Above it, a
-   * string goes to the heap's large-object space, which cost a 150 KB file 16% of its parse.
+   * The bytes of the values the structure keeps (rules, sitemaps, hosts), copied out of the
+   * body: a parsed file holds neither the body (often mostly comments, or an HTML page) nor
+   * the kernel memory a string body was read from. Up to STRING_VALUES_MAX bytes they are a
+   * string, one char per byte (Latin-1): a typed array of its own is an allocation outside
+   * the JS heap, dearer than a small string on it; a larger string would go to the heap's
+   * large-object space, dearer than the typed array.
    */
   values: KeptValues;
   rules: RuleRecord[];
@@ -58,28 +59,6 @@ export interface RobotsStructure {
 }
 
 const decoder = new TextDecoder();
-
-function isCrawlDelayKey(bytes: Uint8Array, start: number, end: number): boolean {
-  // crawl-delay, with the spellings seen in the wild: crawldelay, crawl_delay, crawl delay.
-  const want = 'crawldelay';
-  let k = 0;
-  for (let i = start; i < end; i++) {
-    let c = bytes[i];
-    if (c === 0x2d || c === 0x5f || c === 0x20) continue;
-    if (c >= 0x41 && c <= 0x5a) c += 32;
-    if (k >= want.length || c !== want.charCodeAt(k)) return false;
-    k++;
-  }
-  return k === want.length;
-}
-
-/** The key is `host` (any case): Yandex's preferred-host record, which robots-parser reports. */
-function isHostKey(bytes: Uint8Array, start: number, end: number): boolean {
-  if (end - start !== 4) return false;
-  // `| 0x20` lowercases a letter, and turns no other byte into one of these four.
-  for (let i = 0; i < 4; i++) if ((bytes[start + i] | 0x20) !== 'host'.charCodeAt(i)) return false;
-  return true;
-}
 
 /** A non-negative decimal number (`10`, `0.5`), or undefined; no exponents, signs or hex. */
 function parseSeconds(bytes: Uint8Array, start: number, end: number): number | undefined {
@@ -175,6 +154,47 @@ class ValueRuns {
   }
 }
 
+/** What a directive's handler may add to: the structure being built, and the body it reads. */
+interface GroupsBuilder {
+  readonly bytes: Uint8Array;
+  readonly kept: ValueRuns;
+  readonly sitemapRanges: number[];
+  readonly hostRanges: number[];
+}
+
+/**
+ * Takes the value bytes[valueStart, valueEnd) of a line on `line` whose directive is not
+ * user-agent, allow or disallow (those make the groups). `group` is the group the line is in:
+ * the last one opened, or undefined before the first user-agent line. A handler cannot end
+ * a group.
+ */
+type DirectiveHandler = (b: GroupsBuilder, group: GroupRecord | undefined, line: number, valueStart: number, valueEnd: number) => void;
+
+/** Keeps bytes[start, end) and adds its range in RobotsStructure.values to `ranges`. */
+function keepRange(b: GroupsBuilder, ranges: number[], start: number, end: number): void {
+  const at = b.kept.keep(start, end);
+  ranges.push(at, at + end - start);
+}
+
+/** Where the value of each directive of DIRECTIVE_TABLE goes, by name; a directive without one is ignored. */
+const DIRECTIVE_HANDLERS: { readonly [name: string]: DirectiveHandler } = {
+  sitemap: (b, _group, _line, start, end) => keepRange(b, b.sitemapRanges, start, end),
+  // Yandex's preferred host, file-wide, which robots-parser reports.
+  host: (b, _group, _line, start, end) => keepRange(b, b.hostRanges, start, end),
+  // The group's first valid crawl-delay.
+  'crawl-delay': (b, group, _line, start, end) => {
+    if (group !== undefined && group.crawlDelay === undefined) group.crawlDelay = parseSeconds(b.bytes, start, end);
+  },
+};
+
+/** DIRECTIVE_HANDLERS by directive id (a line record's low byte). */
+const HANDLERS_BY_ID = Array.from({ length: 256 }, (): DirectiveHandler | undefined => undefined);
+for (const [name, handler] of Object.entries(DIRECTIVE_HANDLERS)) {
+  const id = DIRECTIVE_IDS.get(name);
+  if (id === undefined) throw new Error(`robots-wasm: a handler for "${name}", which DIRECTIVE_TABLE does not name`);
+  HANDLERS_BY_ID[id] = handler;
+}
+
 /**
  * Builds the group structure of a robots.txt body. The structure keeps a copy of the values
  * it needs, not `bytes`.
@@ -187,23 +207,26 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   const agentGroups = new Map<string, number[]>();
   const globalGroups: number[] = [];
   const kept = new ValueRuns();
+  const builder: GroupsBuilder = { bytes, kept, sitemapRanges, hostRanges };
   let current: GroupRecord | undefined;
   let inRules = false;
 
   // The records are a view of kernel memory: nothing below may call into the kernel.
   forEachLineChunk(bytes, mode, (records, count, firstLine) => {
-    // Constants as locals (see RECORD_WORDS): with imports, this loop was 12 of the 146 us of
-    // parsing an HTML page (renderotica).
-    const { stride, kindFlagsAt, valueStartAt, valueEndAt, agentAt, keyStartAt, keyEndAt } = RECORD_WORDS;
-    const none = KIND_NONE;
-    const userAgent = KIND_USER_AGENT;
+    // Constants as locals (see RECORD_WORDS).
+    const { stride, directiveFlagsAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
+    const none = DIRECTIVE_NONE;
+    const userAgent = DIRECTIVE_USER_AGENT;
+    const allow = DIRECTIVE_ALLOW;
+    const disallow = DIRECTIVE_DISALLOW;
+    const handlers = HANDLERS_BY_ID;
     for (let r = 0, at = 0; r < count; r++, at += stride) {
-      const kind = records[at + kindFlagsAt] & 0xff;
-      if (kind === none) continue;
+      const directive = records[at + directiveFlagsAt] & 0xff;
+      if (directive === none) continue;
       const line = firstLine + r;
       const valueStart = records[at + valueStartAt];
       const valueEnd = records[at + valueEndAt];
-      if (kind === userAgent) {
+      if (directive === userAgent) {
         if (current === undefined || inRules) {
           current = { agents: [], global: false, line, ruleStart: rules.length, ruleEnd: rules.length, crawlDelay: undefined };
           groups.push(current);
@@ -226,25 +249,14 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
         const list = agentGroups.get(name);
         if (list === undefined) agentGroups.set(name, [index]);
         else if (list[list.length - 1] !== index) list.push(index);
-      } else if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
+      } else if (directive === allow || directive === disallow) {
         if (current === undefined) continue;
         const at = kept.keep(valueStart, valueEnd);
-        rules.push({ allow: kind === KIND_ALLOW, line, valueStart: at, valueEnd: at + valueEnd - valueStart });
+        rules.push({ allow: directive === allow, line, valueStart: at, valueEnd: at + valueEnd - valueStart });
         current.ruleEnd = rules.length;
         inRules = true;
-      } else if (kind === KIND_SITEMAP) {
-        const at = kept.keep(valueStart, valueEnd);
-        sitemapRanges.push(at, at + valueEnd - valueStart);
       } else {
-        // Other records: a group's first crawl-delay, and Host values (a file-wide record).
-        const keyStart = records[at + keyStartAt];
-        const keyEnd = records[at + keyEndAt];
-        if (isHostKey(bytes, keyStart, keyEnd)) {
-          const at = kept.keep(valueStart, valueEnd);
-          hostRanges.push(at, at + valueEnd - valueStart);
-        } else if (current !== undefined && current.crawlDelay === undefined && isCrawlDelayKey(bytes, keyStart, keyEnd)) {
-          current.crawlDelay = parseSeconds(bytes, valueStart, valueEnd);
-        }
+        handlers[directive]?.(builder, current, line, valueStart, valueEnd);
       }
     }
   });

@@ -71,7 +71,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
     if (l.kind === null) return;
     const key = text(l.keyStart, l.keyEnd);
     const value = text(l.valueStart, l.valueEnd);
-    if (l.typo) add(l.number, 'warning', 'typo-key', `"${key}" is a misspelling, accepted leniently: write "${l.kind}"`);
+    if (l.typo) add(l.number, 'warning', 'typo-key', `"${key}" is a misspelling, accepted leniently: write "${l.directive}"`);
     if (l.missingColon) add(l.number, 'warning', 'missing-colon', `no ':' between "${key}" and its value (accepted leniently)`);
     if (l.kind === 'unknown') {
       const known = EXTENSION_KEYS.has(key.toLowerCase());

@@ -3,33 +3,57 @@
 // It knows nothing about matching: the group builder and the linter both consume it.
 
 import {
-  GOOGLE_MAX_LINE_BYTES, LINE_AGENT, LINE_AGENT_GLOBAL, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT,
-  LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE,
-  LINE_KEY_END, LINE_KEY_START, LINE_KIND_FLAGS, LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START,
-} from '../wasm/abi.js';
+  DIRECTIVE_NONE, DIRECTIVE_TABLE, GOOGLE_MAX_LINE_BYTES, LINE_AGENT, LINE_AGENT_GLOBAL, LINE_DIRECTIVE_FLAGS, LINE_END,
+  LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY, LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG,
+  LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START, LINE_SIZE, LINE_START, LINE_VALUE_END,
+  LINE_VALUE_START,
+} from './directives.js';
 import { kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
 import type { Mode } from './options.js';
 
+/** What RobotsLine.kind says: one of the reference's directives, or `unknown`, as the reference reads the line. */
 export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'unknown';
 
 export { GOOGLE_MAX_LINE_BYTES };
 
+/** A line of DIRECTIVE_TABLE (src/robots/directives.ts), where the fields are described. */
+export interface DirectiveEntry {
+  /** Its directive id: its position in the table, from 1. */
+  id: number;
+  name: string;
+  kind: 'reference' | 'extension';
+  match: 'prefix' | 'whole' | 'loose';
+  misspellings: string[];
+}
+
+/** The lines of DIRECTIVE_TABLE, in order (the line reader reads the same table). */
+export const DIRECTIVES: readonly DirectiveEntry[] = DIRECTIVE_TABLE.split('\n')
+  .filter((line) => line.includes('|'))
+  .map((line, i) => {
+    const [name, kind, match, misspellings] = line.split('|').map((field) => field.trim());
+    const spellings = misspellings.split(',').map((spelling) => spelling.trim()).filter((spelling) => spelling !== '');
+    return { id: i + 1, name, kind: kind as DirectiveEntry['kind'], match: match as DirectiveEntry['match'], misspellings: spellings };
+  });
+
+/** The directive ids of DIRECTIVE_TABLE's names. */
+export const DIRECTIVE_IDS: ReadonlyMap<string, number> = new Map(DIRECTIVES.map(({ name, id }) => [name, id]));
+
 /**
- * Keys of records that are not part of RFC 9309 but are known to be used by some crawlers
- * (the reference's reporter calls them "unused"; the linter reports them as such).
+ * Names of the table's extension directives: keys of records that are not part of RFC 9309 but
+ * are known to be used by some crawlers (the reference's reporter calls them "unused"; the
+ * linter reports them as such when written as their name).
  */
-export const EXTENSION_KEYS: ReadonlySet<string> = new Set([
-  'clean-param', 'content-signal', 'content-usage', 'crawl-delay', 'domain', 'host', 'noarchive', 'nofollow',
-  'noindex', 'request-rate', 'revisit-after', 'visit-time',
-]);
+export const EXTENSION_KEYS: ReadonlySet<string> = new Set(DIRECTIVES.filter((d) => d.kind === 'extension').map((d) => d.name));
 
 /** One physical line, as reported to the callback. The object is reused: copy what you keep. */
 export interface RobotsLine {
   /** 1-based line number (CRLF counts as one line end). */
   number: number;
-  /** The directive on the line, or null for blank, comment-only and unparseable lines. */
+  /** The directive on the line as the reference reads it, or null for blank, comment-only and unparseable lines. */
   kind: DirectiveKind | null;
+  /** The name of the directive DIRECTIVE_TABLE recognised, or null (no key, or an unknown one). */
+  directive: string | null;
   /** Byte range of the whole line (without its line end) in the parsed body. */
   start: number;
   end: number;
@@ -55,16 +79,20 @@ export interface RobotsLine {
   unparseable: boolean;
 }
 
-const KINDS: (DirectiveKind | null)[] = [null, 'user-agent', 'allow', 'disallow', 'sitemap', 'unknown'];
+/** RobotsLine.kind and RobotsLine.directive by directive id (a record's low byte). */
+const KINDS = Array.from({ length: 256 }, (_, id): DirectiveKind | null => {
+  const directive = DIRECTIVES[id - 1];
+  return id === DIRECTIVE_NONE ? null : directive?.kind === 'reference' ? (directive.name as DirectiveKind) : 'unknown';
+});
+const NAMES = Array.from({ length: 256 }, (_, id): string | null => DIRECTIVES[id - 1]?.name ?? null);
 
 /**
  * A record's fields as indices of u32 words (the LINE_* offsets / 4). A loop over records
- * copies them into locals first: optimised code reloads an imported binding at every use
- * (parseLines of a 4,535-line HTML page, renderotica: 230 us with the imports, 181 us).
+ * copies them into locals first: optimised code reloads an imported binding at every use.
  */
 export const RECORD_WORDS = {
   stride: LINE_SIZE / 4,
-  kindFlagsAt: LINE_KIND_FLAGS / 4,
+  directiveFlagsAt: LINE_DIRECTIVE_FLAGS / 4,
   startAt: LINE_START / 4,
   endAt: LINE_END / 4,
   keyStartAt: LINE_KEY_START / 4,
@@ -83,7 +111,7 @@ const MAX_BODY_BYTES = 2 ** 31 - 1 - LINE_READER_ROOM;
 
 /**
  * Reads every line of `bytes` and hands the records to `visit` a chunk at a time: `records`
- * holds `count` lines of LINE_SIZE / 4 u32 each (layout in src/compile/layout.ts), the first
+ * holds `count` lines of LINE_SIZE / 4 u32 each (layout in src/robots/directives.ts), the first
  * being line `firstLine` (1-based). `records` is a view of kernel memory, valid only during
  * the call: `visit` must not use the kernel, and must copy what it keeps. Returns the number
  * of lines.
@@ -122,7 +150,7 @@ export function forEachLineChunk(
  */
 export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsLine) => void): number {
   const line: RobotsLine = {
-    number: 0, kind: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
+    number: 0, kind: null, directive: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
     typo: false, missingColon: false, hasComment: false, isComment: false, isEmpty: false, tooLong: false,
     unparseable: false,
   };
@@ -135,7 +163,7 @@ export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsL
 
 function emit(records: Uint32Array, count: number, firstLine: number, line: RobotsLine, onLine: (line: RobotsLine) => void): void {
   // Constants as locals (see RECORD_WORDS).
-  const { stride, kindFlagsAt, startAt, endAt, keyStartAt, keyEndAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
+  const { stride, directiveFlagsAt, startAt, endAt, keyStartAt, keyEndAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
   const global = LINE_AGENT_GLOBAL;
   const typo = LINE_FLAG_TYPO;
   const missingColon = LINE_FLAG_MISSING_COLON;
@@ -145,9 +173,10 @@ function emit(records: Uint32Array, count: number, firstLine: number, line: Robo
   const tooLong = LINE_FLAG_TOO_LONG;
   const unparseable = LINE_FLAG_UNPARSEABLE;
   for (let r = 0, at = 0; r < count; r++, at += stride) {
-    const kindFlags = records[at + kindFlagsAt];
+    const kindFlags = records[at + directiveFlagsAt];
     line.number = firstLine + r;
     line.kind = KINDS[kindFlags & 0xff];
+    line.directive = NAMES[kindFlags & 0xff];
     line.start = records[at + startAt];
     line.end = records[at + endAt];
     line.keyStart = records[at + keyStartAt];

@@ -348,36 +348,8 @@ export const IMAGE_OTHER_VERSION = 2;
 /** The image's length is not the one its header records. */
 export const IMAGE_BAD_LENGTH = 3;
 
-// Line records (assembly/lex.ts): LINE_SIZE bytes per physical line.
-export const LINE_KIND_FLAGS = 0; // kind in the low byte, LINE_FLAG_* above it
-export const LINE_START = 4;
-export const LINE_END = 8;
-export const LINE_KEY_START = 12;
-export const LINE_KEY_END = 16;
-export const LINE_VALUE_START = 20;
-export const LINE_VALUE_END = 24;
-/** User-agent lines: length of the product token, or LINE_AGENT_GLOBAL for `*`. */
-export const LINE_AGENT = 28;
-export const LINE_SIZE = 32;
-export const LINE_AGENT_GLOBAL = 0xffffffff;
-
-export const KIND_NONE = 0;
-export const KIND_USER_AGENT = 1;
-export const KIND_ALLOW = 2;
-export const KIND_DISALLOW = 3;
-export const KIND_SITEMAP = 4;
-export const KIND_UNKNOWN = 5;
-
-export const LINE_FLAG_TYPO = 0x100;
-export const LINE_FLAG_MISSING_COLON = 0x200;
-export const LINE_FLAG_HAS_COMMENT = 0x400;
-export const LINE_FLAG_IS_COMMENT = 0x800;
-export const LINE_FLAG_IS_EMPTY = 0x1000;
-export const LINE_FLAG_TOO_LONG = 0x2000;
-export const LINE_FLAG_UNPARSEABLE = 0x4000;
-
-/** The reference keeps only this many bytes of a line (google mode). */
-export const GOOGLE_MAX_LINE_BYTES = 16663;
+// Line records (assembly/lex.ts) are listed with the directives they hold, in
+// src/robots/directives.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Compiler input (compileTable, assembly/compile.ts): RULE_IN_SIZE bytes per rule, in file
