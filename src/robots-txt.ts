@@ -1,12 +1,12 @@
 // RobotsTxt: a parsed robots.txt file, and the questions a crawler asks of it.
 
 import { requireString } from './args.js';
-import { compiledRules, type RuleInput } from './compile/table.js';
+import { compiledRules } from './compile/table.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
 import { compiledRule, decide, matcherOf, type Explanation, type Matcher } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
-import { buildGroups, groupsFor, sitemapUrls, valueText, valueTexts, type RobotsStructure } from './robots/groups.js';
+import { buildGroups, groupsFor, sitemapUrls, valueText, valueTexts, type RobotsStructure, type RuleRecord } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 import { LINE_READER_ROOM } from './robots/parse.js';
 
@@ -161,9 +161,9 @@ export class RobotsTxt {
     return matcher;
   }
 
-  #rulesFor(agent: string): RuleInput[] {
+  #rulesFor(agent: string): RuleRecord[] {
     const { groups } = groupsFor(this.#structure, agent, this.mode);
-    const rules: RuleInput[] = [];
+    const rules: RuleRecord[] = [];
     for (const g of groups) {
       const group = this.#structure.groups[g];
       for (let id = group.ruleStart; id < group.ruleEnd; id++) {

@@ -4,20 +4,11 @@
 // it in a Matcher.
 
 import { COMPILE_SHORT_OF_WORK, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from '../wasm/abi.js';
-import type { KeptValues } from '../robots/groups.js';
+import type { KeptValues, RuleRecord } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
 import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
 import { allocTable, type TableSource } from '../wasm/tables.js';
-
-/** A rule to compile: its value in the body bytes, as written. */
-export interface RuleInput {
-  allow: boolean;
-  /** Reported back by explain: a line holds one rule, so it names the rule. */
-  line: number;
-  valueStart: number;
-  valueEnd: number;
-}
 
 /**
  * The table source of rules whose values are ranges of `values` (RobotsStructure.values): it
@@ -25,14 +16,14 @@ export interface RuleInput {
  * also gets the reference's directory variant (flagged derived). The source keeps the three
  * arguments (no copy) to compile the table again if the table budget evicts it.
  */
-export function compiledRules(values: KeptValues, rules: readonly RuleInput[], mode: Mode): TableSource {
+export function compiledRules(values: KeptValues, rules: readonly RuleRecord[], mode: Mode): TableSource {
   return new CompiledRules(values, rules, mode);
 }
 
 class CompiledRules implements TableSource {
   constructor(
     private readonly values: KeptValues,
-    private readonly rules: readonly RuleInput[],
+    private readonly rules: readonly RuleRecord[],
     private readonly mode: Mode,
   ) {}
 
@@ -42,7 +33,7 @@ class CompiledRules implements TableSource {
 }
 
 /** Compiles the rules into a new table block (from allocTable) and returns its address. */
-function compileTable(values: KeptValues, rules: readonly RuleInput[], mode: Mode): number {
+function compileTable(values: KeptValues, rules: readonly RuleRecord[], mode: Mode): number {
   let lo = Infinity;
   let hi = 0;
   let valueBytes = 0;
@@ -90,7 +81,7 @@ function compileTable(values: KeptValues, rules: readonly RuleInput[], mode: Mod
  * work area; returns the table size or the kernel's COMPILE_SHORT_OF_* answer.
  */
 function compileInto(
-  k: Kernel, scratch: number, values: KeptValues, rules: readonly RuleInput[], lo: number, slice: number, inputSize: number,
+  k: Kernel, scratch: number, values: KeptValues, rules: readonly RuleRecord[], lo: number, slice: number, inputSize: number,
   workSize: number, table: number, tableSize: number, mode: Mode,
 ): number {
   const n = rules.length;

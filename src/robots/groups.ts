@@ -195,11 +195,24 @@ for (const [name, handler] of Object.entries(DIRECTIVE_HANDLERS)) {
   HANDLERS_BY_ID[id] = handler;
 }
 
+/** Reads a chunk of line records (see forEachLineChunk). */
+export type ChunkVisitor = (records: Uint32Array, count: number, firstLine: number) => void;
+
 /**
  * Builds the group structure of a robots.txt body. The structure keeps a copy of the values
  * it needs, not `bytes`.
  */
 export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
+  const builder = groupsBuilder(bytes, mode);
+  forEachLineChunk(bytes, mode, builder.visit);
+  return builder.finish();
+}
+
+/**
+ * The group builder of buildGroups, for a caller that reads the line records itself (the
+ * linter): `visit` takes every chunk of records in order, `finish` returns the structure.
+ */
+export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisitor; finish: () => RobotsStructure } {
   const rules: RuleRecord[] = [];
   const groups: GroupRecord[] = [];
   const sitemapRanges: number[] = [];
@@ -212,7 +225,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   let inRules = false;
 
   // The records are a view of kernel memory: nothing below may call into the kernel.
-  forEachLineChunk(bytes, mode, (records, count, firstLine) => {
+  const visit: ChunkVisitor = (records, count, firstLine) => {
     // Constants as locals (see RECORD_WORDS).
     const { stride, directiveFlagsAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
     const none = DIRECTIVE_NONE;
@@ -259,8 +272,9 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
         handlers[directive]?.(builder, current, line, valueStart, valueEnd);
       }
     }
-  });
-  return { values: kept.copy(bytes), rules, groups, sitemapRanges, hostRanges, agentGroups, globalGroups };
+  };
+  const finish = () => ({ values: kept.copy(bytes), rules, groups, sitemapRanges, hostRanges, agentGroups, globalGroups });
+  return { visit, finish };
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { GOOGLE_MAX_LINE_BYTES, parseLines, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
-import { buildGroups, valueText, type RobotsStructure } from './groups.js';
+import { groupsBuilder, valueText, type RobotsStructure } from './groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
@@ -59,6 +59,8 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   const utf8 = isValidUtf8(bytes);
 
   let seenAgent = false;
+  // The group builder reads the same records, so the body is read once.
+  const groups = groupsBuilder(bytes, resolved.mode);
   const lines = parseLines(bytes, resolved.mode, (l) => {
     if (!utf8 && !isValidUtf8(bytes.subarray(l.start, l.end))) add(l.number, 'warning', 'invalid-utf8', 'the line is not valid UTF-8 (RFC 9309 2.3 requires UTF-8)');
     if (l.tooLong || l.end - l.start > GOOGLE_MAX_LINE_BYTES) {
@@ -92,12 +94,12 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
         add(l.number, 'warning', 'dot-segment', `"${value}" has a dot segment or a '\\' in its path, which no fetched path has (a fetch resolves them): that part never matches`);
       }
     }
-  });
+  }, groups.visit);
 
   if (prepared.truncated) {
     add(lines, 'warning', 'past-parse-limit', `${prepared.originalLength - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
   }
-  redundantRules(buildGroups(bytes, resolved.mode), resolved.mode, add);
+  redundantRules(groups.finish(), resolved.mode, add);
   return out.sort((a, b) => a.line - b.line);
 }
 

@@ -146,9 +146,16 @@ export function forEachLineChunk(
 
 /**
  * Splits `bytes` into lines and reports each to `onLine`; returns the number of lines
- * (a body ending in a line end has one more, empty, line, as in the reference).
+ * (a body ending in a line end has one more, empty, line, as in the reference). `onChunk`, if
+ * given, also sees the records as forEachLineChunk hands them over, so that a second reader
+ * (the group builder) needs no second pass.
  */
-export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsLine) => void): number {
+export function parseLines(
+  bytes: Uint8Array,
+  mode: Mode,
+  onLine: (line: RobotsLine) => void,
+  onChunk?: (records: Uint32Array, count: number, firstLine: number) => void,
+): number {
   const line: RobotsLine = {
     number: 0, kind: null, directive: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
     typo: false, missingColon: false, hasComment: false, isComment: false, isEmpty: false, tooLong: false,
@@ -156,7 +163,10 @@ export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsL
   };
   const chunks: { records: Uint32Array; count: number; firstLine: number }[] = [];
   // Copies: onLine may use the kernel, which would overwrite the records.
-  const lines = forEachLineChunk(bytes, mode, (records, count, firstLine) => chunks.push({ records: records.slice(), count, firstLine }));
+  const lines = forEachLineChunk(bytes, mode, (records, count, firstLine) => {
+    onChunk?.(records, count, firstLine);
+    chunks.push({ records: records.slice(), count, firstLine });
+  });
   for (const { records, count, firstLine } of chunks) emit(records, count, firstLine, line, onLine);
   return lines;
 }
