@@ -17,7 +17,7 @@ export const CLASS_REWRITTEN: u8 = 128;
 
 const CLASSES = memory.data(256);
 const HEX_VALUES = memory.data(256);
-const HEX_DIGITS = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70]);
+const HEX_DIGITS = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70], 16);
 
 let initialised = false;
 

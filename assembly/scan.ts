@@ -53,11 +53,11 @@ export function findLastByte(p: usize, from: i32, end: i32, b: u8): i32 {
 // a scalar operation.
 
 /** 0x0f in every lane: the low-nibble mask, loaded once per scan (see above). */
-export const NIBBLE = memory.data<u8>([15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15]);
+export const NIBBLE = memory.data<u8>([15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15], 16);
 /** '.' in every lane, loaded once per scan (see above). */
-export const DOTS = memory.data<u8>([46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46]);
+export const DOTS = memory.data<u8>([46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46], 16);
 /** '/' in every lane, loaded once per scan (see above). */
-export const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47]);
+export const SLASHES = memory.data<u8>([47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47], 16);
 
 /**
  * 0xff in each lane whose byte is outside the set the two nibble tables describe, 0 in each

@@ -131,8 +131,8 @@ function endSegment(dst: usize, segStart: i32, o: i32, last: bool): i32 {
 }
 
 /** '%' and '\\' in every lane, loaded once per scan (see scan.ts on v128 constants). */
-const PERCENTS = memory.data<u8>([37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37]);
-const BACKSLASHES = memory.data<u8>([92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92]);
+const PERCENTS = memory.data<u8>([37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37], 16);
+const BACKSLASHES = memory.data<u8>([92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92], 16);
 
 /**
  * Whether the path s[from, end) may hold a dot segment or, when `special`, a '\\': a '.' or '%'
