@@ -14,6 +14,7 @@ import {
   LINE_DIRECTIVE_FLAGS, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY,
   LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START,
   LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START, MAX_DIRECTIVE_SPELLINGS, MAX_SPELLING_BYTES,
+  PRODUCT_TOKEN_BYTES, PRODUCT_TOKEN_DIGITS,
 } from '../src/robots/directives';
 import { firstNotOf, firstOf, SET_BLANK, SET_SPACE } from './scan';
 
@@ -191,10 +192,8 @@ const LINE_COLON = LINE_BYTES + 48;
 
 /** Fills LINE_BYTES, the key table and TOKEN_CLASSES (called once, before anything is lexed). */
 export function initLexBytes(): void {
-  for (let c = 0; c < 256; c++) {
-    const letter = ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c == 0x2d || c == 0x5f;
-    store<u8>(TOKEN_CLASSES + c, letter ? TOKEN_LETTER : c >= 0x30 && c <= 0x39 ? TOKEN_DIGIT : 0);
-  }
+  for (let i = 0; i < PRODUCT_TOKEN_BYTES.length; i++) store<u8>(TOKEN_CLASSES + <usize>PRODUCT_TOKEN_BYTES.charCodeAt(i), TOKEN_LETTER);
+  for (let i = 0; i < PRODUCT_TOKEN_DIGITS.length; i++) store<u8>(TOKEN_CLASSES + <usize>PRODUCT_TOKEN_DIGITS.charCodeAt(i), TOKEN_DIGIT);
   memory.fill(LINE_LF, 0x0a, 16);
   memory.fill(LINE_CR, 0x0d, 16);
   memory.fill(LINE_HASH, 0x23, 16);
@@ -314,11 +313,17 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
     if (load<u8>(buf + valueStart) == 0x2a && (e - valueStart == 1 || isSpace(load<u8>(buf + valueStart + 1)))) {
       store<u32>(rec + LINE_AGENT, LINE_AGENT_GLOBAL);
     } else {
-      let t = valueStart;
-      while (t < e && (load<u8>(TOKEN_CLASSES + <usize>load<u8>(buf + t)) & tokenMask) != 0) t++;
-      store<u32>(rec + LINE_AGENT, t - valueStart);
+      store<u32>(rec + LINE_AGENT, tokenBytes(buf, valueStart, e, tokenMask));
     }
   }
+}
+
+/** How many bytes of buf[start, end) from `start` are product-token bytes of `mask`'s classes. */
+// @ts-ignore: decorator
+@inline function tokenBytes(buf: usize, start: i32, end: i32, mask: u8): i32 {
+  let t = start;
+  while (t < end && (load<u8>(TOKEN_CLASSES + <usize>load<u8>(buf + t)) & mask) != 0) t++;
+  return t - start;
 }
 
 /**

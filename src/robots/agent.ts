@@ -5,12 +5,20 @@
 // names carry digits (MJ12bot, 008), and merging unrelated groups is worse than any reading of
 // the ABNF, so rfc mode reads a token as the longest run of [A-Za-z0-9_-]; google mode keeps
 // the reference's cut. The kernel's line reader (assembly/lex.ts) reads a file's tokens the
-// same way.
+// same way, from the same definition of a token byte (directives.ts).
 
+import { PRODUCT_TOKEN_BYTES, PRODUCT_TOKEN_DIGITS } from './directives.js';
 import type { Mode } from './options.js';
 
+const TOKEN_LETTER = 1;
+const TOKEN_DIGIT = 2;
+/** Token classes of the ASCII chars; every other char is in none. */
+const TOKEN_CLASSES = new Uint8Array(128);
+for (const c of PRODUCT_TOKEN_BYTES) TOKEN_CLASSES[c.charCodeAt(0)] = TOKEN_LETTER;
+for (const c of PRODUCT_TOKEN_DIGITS) TOKEN_CLASSES[c.charCodeAt(0)] = TOKEN_DIGIT;
+
 function isTokenByte(c: number, digits: boolean): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x2d || c === 0x5f || (digits && c >= 0x30 && c <= 0x39);
+  return c < 128 && (TOKEN_CLASSES[c] & (digits ? TOKEN_LETTER | TOKEN_DIGIT : TOKEN_LETTER)) !== 0;
 }
 
 /** ASCII-only lowercase: Unicode case mapping could turn a non-ASCII letter into an ASCII one. */

@@ -53,6 +53,15 @@ export const MAX_DIRECTIVE_SPELLINGS = 64;
 /** Bytes of a spelling the line reader's key table holds at most. */
 export const MAX_SPELLING_BYTES = 26;
 
+/**
+ * The bytes a product token is made of (RFC 9309 2.2.1: letters, '_' and '-'), and the digits
+ * rfc mode reads as part of one too (src/robots/agent.ts says why). The one definition: the
+ * line reader builds its table for a file's user-agent lines from these, and agent.ts its own
+ * for a caller's agent string.
+ */
+export const PRODUCT_TOKEN_BYTES = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-';
+export const PRODUCT_TOKEN_DIGITS = '0123456789';
+
 // Directive ids: a line record's low byte. Ids from 1 are DIRECTIVE_TABLE's lines; the
 // reference's four come first there, and the line reader and the group builder name them.
 export const DIRECTIVE_NONE = 0; // blank, comment-only or unparseable: no key
