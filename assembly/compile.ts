@@ -8,7 +8,7 @@
 
 import { COMPILE_SHORT_OF_TABLE, COMPILE_SHORT_OF_WORK } from '../src/wasm/abi';
 import { startArena } from './compile/arena';
-import { placeParts, writeImage } from './compile/image';
+import { placeLinear, placeParts, writeImage, writeLinear } from './compile/image';
 import { orderKeys } from './compile/key-order';
 import { chooseKeys } from './compile/keys';
 import { inputBytes, normalizePatterns } from './compile/patterns';
@@ -88,8 +88,10 @@ export function compileNeed(): f64 {
  * into a table at `out` (`outBytes` bytes); returns its size. `work` holds `workBytes` bytes,
  * at least compileWorkBytes(). When either is too small for these rules, it writes nothing and
  * answers COMPILE_SHORT_OF_WORK or COMPILE_SHORT_OF_TABLE, with compileNeed() bytes needed.
+ * `linear`: phases 1 and 2 only, then a linear table (FLAG_LINEAR), which a matcher uses
+ * until it has checked enough URLs to repay the full table's compile.
  */
-export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: bool, work: usize, workBytes: usize, out: usize, outBytes: usize): i32 {
+export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: bool, work: usize, workBytes: usize, out: usize, outBytes: usize, linear: bool): i32 {
   const totalIn = inputBytes(rulesIn, ruleCount);
   if (compileWorkBytes(ruleCount, totalIn) > <f64>workBytes) {
     needed = compileWorkBytes(ruleCount, totalIn);
@@ -98,25 +100,31 @@ export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: b
   startArena(work, workBytes);
   const m = normalizePatterns(body, rulesIn, ruleCount, rfc, totalIn);
   orderByStrength(m, ruleCount);
-  const capacity = SEGMENTS_PER_RULE * ruleCount;
-  const segments = findShapes(m, capacity);
-  if (segments > capacity) {
-    // The arrays findShapes took stay taken.
-    const workNeeded = baseWorkBytes(ruleCount, totalIn) + <f64>WORK_PER_SEGMENT * segments + 12 * <f64>capacity;
-    if (workNeeded > <f64>workBytes) {
-      needed = workNeeded;
-      return COMPILE_SHORT_OF_WORK;
+  let total: i32;
+  if (linear) {
+    total = placeLinear(m);
+  } else {
+    const capacity = SEGMENTS_PER_RULE * ruleCount;
+    const segments = findShapes(m, capacity);
+    if (segments > capacity) {
+      // The arrays findShapes took stay taken.
+      const workNeeded = baseWorkBytes(ruleCount, totalIn) + <f64>WORK_PER_SEGMENT * segments + 12 * <f64>capacity;
+      if (workNeeded > <f64>workBytes) {
+        needed = workNeeded;
+        return COMPILE_SHORT_OF_WORK;
+      }
+      storeSegments(m, segments);
     }
-    storeSegments(m, segments);
+    chooseKeys(m, wildRules >= FILTER_MIN_RULES);
+    orderKeys();
+    buildTrie(m);
+    total = placeParts(m);
   }
-  chooseKeys(m, wildRules >= FILTER_MIN_RULES);
-  orderKeys();
-  buildTrie(m);
-  const total = placeParts(m);
   if (<u32>total > <u32>outBytes) {
     needed = <f64><u32>total;
     return COMPILE_SHORT_OF_TABLE;
   }
-  writeImage(out, total, m, rfc);
+  if (linear) writeLinear(out, total, m, rfc);
+  else writeImage(out, total, m, rfc);
   return total;
 }

@@ -23,6 +23,9 @@
 //     placed rule searching a long stretch of the path that lacks its segment;
 //   - per unkeyed wildcard rule whose literal part the walk reaches (a table with one
 //     wildcard rule, or a segment longer than MAX_KEY_LEN): one greedy match, O(n + pattern).
+// A linear table (FLAG_LINEAR) has no trie and no filter: firstMatching tries each rule, one
+// greedy match each, which src/matcher.ts allows only for a matcher's first LINEAR_CHECKS checks
+// of at most LINEAR_MAX_RULES rules.
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
@@ -33,7 +36,7 @@ import {
   CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX,
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
   FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
-  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL,
+  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT,
 } from '../src/wasm/abi';
 import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
 import { childAreaBytes, childEntry } from './node';
@@ -561,8 +564,40 @@ function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i
 // @ts-ignore: decorator
 @inline export function bestRule(table: usize, path: usize, len: i32, gatesAt: i32): u32 {
   // A walk for each kind of child entry (the constant folds away in each): reading the kind
-  // in the loop would cost it a mask and a select per node.
-  return (u32At(table + HDR_FLAGS) & FLAG_WIDE_CHILDREN) != 0 ? walk(table, path, len, gatesAt, true) : walk(table, path, len, gatesAt, false);
+  // in the loop would cost it a mask and a select per node. One test sends both rarer kinds
+  // of table off the common path, so an ordinary table pays no more than it did.
+  const flags = u32At(table + HDR_FLAGS);
+  if ((flags & (FLAG_WIDE_CHILDREN | FLAG_LINEAR)) == 0) return walk(table, path, len, gatesAt, false);
+  return (flags & FLAG_LINEAR) != 0 ? firstMatching(table, path, len) : walk(table, path, len, gatesAt, true);
+}
+
+/**
+ * bestRule for a linear table (FLAG_LINEAR): the rules in strength order, the first that
+ * matches deciding, since it has the smallest number of all that match.
+ */
+function firstMatching(table: usize, path: usize, len: i32): u32 {
+  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
+  const count = u32At(table + HDR_RULE_COUNT);
+  for (let r: u32 = 0; r < count; r++) {
+    const pat = patternStart(table, rules, r);
+    const patLen = <i32>(patternEnd(table, rules, r) - pat);
+    if (ruleMatches(pat, patLen, path, len)) return r;
+  }
+  return NO_RULE;
+}
+
+/**
+ * Whether the pattern pat[0, patLen) matches the path: its literal part (up to its first '*',
+ * without a final '$') starts it, then the rest matches as the trie's rules do - a final '$'
+ * with no '*' ends the path there, a '*' hands the tail to wildcardTailMatches.
+ */
+function ruleMatches(pat: usize, patLen: i32, path: usize, len: i32): bool {
+  const star = findByte(pat, 0, patLen, 0x2a);
+  if (star < patLen) return star <= len && memory.compare(pat, path, star) == 0 && wildcardTailMatches(pat, star, patLen, path, star, len);
+  const anchored = load<u8>(pat + patLen - 1) == 0x24;
+  const literal = anchored ? patLen - 1 : patLen;
+  if (anchored ? literal != len : literal > len) return false;
+  return memory.compare(pat, path, literal) == 0;
 }
 
 /** bestRule for a table whose child entries are plain offsets (`wide`) or hold label lengths. */

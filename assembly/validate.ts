@@ -20,6 +20,7 @@ import {
   NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX, NODE_HAS_WILD, NODE_KEYED_BIT, NODE_LABEL_CHILDREN, NODE_LABEL_OFF,
   NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES, TABLE_BAD_RULES,
   TABLE_OK, WILD_SIZE, CHILD_LABEL_LONG, CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_DENSE,
+  FLAG_LINEAR,
 } from '../src/wasm/abi';
 import { automatonSize } from './automaton';
 import { childAreaBytes, childIndexBytes } from './node';
@@ -121,6 +122,9 @@ export function validateTable(table: usize, size: u32, work: usize): i32 {
 /** Whether the header's parts lie in the image, in the format's order: rules, kinds, pool, nodes, filter. */
 function validHeader(): bool {
   if (imageSize < <u64>HEADER_SIZE) return false;
+  // A linear table is made in its own thread only (toBytes writes the full one): an image that
+  // claims to be one did not come from toBytes.
+  if ((imageU32(HDR_FLAGS) & FLAG_LINEAR) != 0) return false;
   ruleCount = imageU32(HDR_RULE_COUNT);
   rulesOff = <u64>imageU32(HDR_RULES_OFF);
   const kindsOff = <u64>imageU32(HDR_KINDS_OFF);

@@ -56,6 +56,13 @@ class TableImage implements TableSource {
   }
 }
 
+/**
+ * URLs a matcher checks with its linear table (FLAG_LINEAR) before it compiles the full one:
+ * past them, the full table's compile costs less than the linear checks it saves (a linear
+ * check and a compile both grow with the rules, so one count serves every file).
+ */
+export const LINEAR_CHECKS = 16;
+
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
 // bounded whatever the input size.
 export const CHUNK_BYTES = 256 * 1024;
@@ -88,7 +95,10 @@ let internal: Internal;
 export class Matcher {
   /** The table's block; evicted (ptr 0) when the budget needed the room, and then made again. */
   readonly #block = new TableBlock();
-  readonly #size: number;
+  /** Size of the table made last (it stays when the matcher is disposed). */
+  #size: number;
+  /** Checks the linear table may still answer; Infinity once the table is the full one. */
+  #linearLeft: number;
   /** What the table is made from; undefined once disposed. */
   #source: TableSource | undefined;
   #onDispose: (() => void)[] | undefined;
@@ -105,10 +115,15 @@ export class Matcher {
     };
   }
 
+  /** `ptr`: the table source built, or 0 to build it at its first use. */
   private constructor(source: TableSource, ptr: number) {
     this.#source = source;
-    this.#size = kernel().fn.tableSize(ptr) >>> 0;
-    admit(this.#block, ptr, this);
+    this.#linearLeft = source.linear === true ? LINEAR_CHECKS : Infinity;
+    this.#size = 0;
+    if (ptr !== 0) {
+      this.#size = kernel().fn.tableSize(ptr) >>> 0;
+      admit(this.#block, ptr, this);
+    }
   }
 
   /**
@@ -134,9 +149,28 @@ export class Matcher {
     const source = this.#source;
     if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');
     const block = this.#block;
-    if (block.ptr === 0) admit(block, source.build(), this);
-    else touch(block);
+    if (block.ptr === 0) {
+      admit(block, source.build(), this);
+      this.#size = kernel().fn.tableSize(block.ptr) >>> 0;
+    } else {
+      touch(block);
+    }
     return block.ptr;
+  }
+
+  /** Counts `checks` more checks; past LINEAR_CHECKS, the full table replaces the linear one. */
+  #charge(checks: number): void {
+    if ((this.#linearLeft -= checks) < 0) this.#upgrade();
+  }
+
+  /** Drops the linear table: the next #table() makes the full one, as after an eviction. */
+  #upgrade(): void {
+    if (this.#linearLeft === Infinity && this.#source?.linear !== true) return;
+    this.#linearLeft = Infinity;
+    const source = this.#source;
+    if (source === undefined) return; // #table() says it was disposed
+    source.upgrade?.();
+    release(this.#block);
   }
 
   /**
@@ -157,8 +191,12 @@ export class Matcher {
     return this.#source === undefined;
   }
 
-  /** Size of the compiled table in bytes. */
+  /**
+   * Size of the compiled table in bytes: the linear table's until the matcher has checked
+   * enough URLs to make the full one (toBytes() makes it at once).
+   */
   get byteLength(): number {
+    if (this.#size === 0 && this.#source !== undefined) this.#table();
     return this.#size;
   }
 
@@ -174,6 +212,8 @@ export class Matcher {
 
   /** The self-contained table image, for worker threads or storage; see Matcher.fromBytes. */
   toBytes(): Uint8Array {
+    // Only full tables leave the thread: validateTable refuses linear ones.
+    this.#upgrade();
     const ptr = this.#table();
     const k = kernel();
     k.fn.sealTable(ptr, this.#size);
@@ -183,6 +223,7 @@ export class Matcher {
   /** checkOne of the kernel for `url`: the deciding rule's number, or with `verdict` 1 (allowed) or 0. */
   #checkOne(url: string, fetched: boolean, verdict: boolean): number {
     requireString(url, 'url');
+    this.#charge(1);
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
     return kernel().checkUrl(table, url, fetched, verdict);
@@ -211,6 +252,7 @@ export class Matcher {
 
   /** checkMany for urls[from, to), with the verdicts written to out[from, to). */
   #checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array, fetched: boolean): void {
+    this.#charge(to - from);
     const table = this.#table();
     const k = kernel();
     const batch = batchArea();
@@ -247,6 +289,7 @@ export class Matcher {
   /** checkLines by chunks: each chunk's output goes to `sink` as a view of kernel memory. */
   #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
+    if (this.#linearLeft !== Infinity) this.#charge(linesUpTo(bytes, this.#linearLeft + 1));
     let table = this.#table();
     const k = kernel();
     let disallowed = 0;
@@ -274,11 +317,28 @@ export class Matcher {
   }
 }
 
+/** Lines in `bytes` (a final one without a line end counts), counted up to `most`. */
+function linesUpTo(bytes: Uint8Array, most: number): number {
+  let lines = 0;
+  let at = 0;
+  while (at < bytes.length && lines < most) {
+    const end = bytes.indexOf(10, at);
+    lines++;
+    if (end < 0) break;
+    at = end + 1;
+  }
+  return lines;
+}
+
 // Internal: for the library's own modules, not re-exported by any entry point.
 
-/** A matcher over the table `source` builds now, and again whenever it was evicted. */
+/**
+ * A matcher over the table `source` builds, and builds again whenever it was evicted: at its
+ * first use when that is a linear table, so that a first batch of more than LINEAR_CHECKS URLs
+ * compiles only the full one; now otherwise.
+ */
 export function matcherOf(source: TableSource): Matcher {
-  return internal.make(source, source.build());
+  return internal.make(source, source.linear === true ? 0 : source.build());
 }
 
 /**

@@ -2,7 +2,7 @@
 // (nodes.ts), filter (filter.ts) - and so its size. Phase 7, write: the table itself.
 
 import {
-  CHILD_OFFSET_MASK, FLAG_RFC, FLAG_WIDE_CHILDREN, HDR_FILTER_OFF, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_LEN,
+  CHILD_OFFSET_MASK, FLAG_LINEAR, FLAG_RFC, FLAG_WIDE_CHILDREN, HDR_FILTER_OFF, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_LEN,
   HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT,
   RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
 } from '../../src/wasm/abi';
@@ -31,24 +31,41 @@ export function placeParts(m: i32): i32 {
   return cursor;
 }
 
+/** Places a linear table of `m` rules (header, rules, kinds, pool); returns its size. */
+export function placeLinear(m: i32): i32 {
+  rulesOffset = HEADER_SIZE;
+  kindsOffset = rulesOffset + m * RULE_SIZE;
+  poolOffset = kindsOffset + m;
+  filterOffset = 0;
+  return (poolOffset + poolLength + 3) & ~3;
+}
+
+/** Writes the linear table of `m` rules, `total` bytes (placeLinear), at `out`. */
+export function writeLinear(out: usize, total: i32, m: i32, rfc: bool): void {
+  memory.fill(out, 0, <usize>total);
+  writeHeader(out, total, m, rfc, false, true);
+  writeRules(out, m);
+}
+
 /** Writes the table of `m` rules, `total` bytes (placeParts), at `out`. */
 export function writeImage(out: usize, total: i32, m: i32, rfc: bool): void {
   memory.fill(out, 0, <usize>total);
   // Offsets past CHILD_OFFSET_MASK leave no room for a label length in a child entry.
   const wide = total > CHILD_OFFSET_MASK;
-  writeHeader(out, total, m, rfc, wide);
+  writeHeader(out, total, m, rfc, wide, false);
   writeRules(out, m);
   writeNodes(out, poolOffset, wide);
   if (keyCount > 0) writeFilter(out, filterOffset, poolOffset, m);
 }
 
-function writeHeader(out: usize, total: i32, m: i32, rfc: bool, wide: bool): void {
+function writeHeader(out: usize, total: i32, m: i32, rfc: bool, wide: bool, linear: bool): void {
   store<u32>(out + HDR_MAGIC, TABLE_MAGIC);
   store<u32>(out + HDR_TOTAL_LEN, total);
-  store<u32>(out + HDR_FLAGS, (rfc ? FLAG_RFC : 0) | (wide ? FLAG_WIDE_CHILDREN : 0));
+  store<u32>(out + HDR_FLAGS, (rfc ? FLAG_RFC : 0) | (wide ? FLAG_WIDE_CHILDREN : 0) | (linear ? FLAG_LINEAR : 0));
   store<u32>(out + HDR_RULE_COUNT, m);
   store<u32>(out + HDR_RULES_OFF, rulesOffset);
-  store<u32>(out + HDR_ROOT_OFF, nodeCount > 0 ? rootOffset() : 0);
+  // nodeCount is the last full compile's: a linear table has no trie.
+  store<u32>(out + HDR_ROOT_OFF, !linear && nodeCount > 0 ? rootOffset() : 0);
   store<u32>(out + HDR_POOL_OFF, poolOffset);
   store<u32>(out + HDR_POOL_LEN, poolLength);
   store<u32>(out + HDR_FILTER_OFF, filterOffset);

@@ -35,7 +35,7 @@
 //   offset  type  field
 //   0       u32   HDR_MAGIC        TABLE_MAGIC: "RWT" and the format version digit
 //   4       u32   HDR_TOTAL_LEN    bytes of the whole image
-//   8       u32   HDR_FLAGS        FLAG_RFC | FLAG_WIDE_CHILDREN
+//   8       u32   HDR_FLAGS        FLAG_RFC | FLAG_WIDE_CHILDREN | FLAG_LINEAR
 //   12      u32   HDR_RULE_COUNT   rules that can decide (non-empty patterns, derived ones too)
 //   16      u32   HDR_RULES_OFF    the rules
 //   20      u32   HDR_ROOT_OFF     the root node; 0 when there are no rules
@@ -67,6 +67,13 @@ export const HEADER_SIZE = 44;
 export const FLAG_RFC = 1;
 /** Child entries are plain offsets: the table is too large for CHILD_OFFSET_MASK. */
 export const FLAG_WIDE_CHILDREN = 2;
+/**
+ * A linear table: header, rules, kinds and pool only (no trie, no filter), matched by trying
+ * the rules in strength order, the first match deciding. A matcher that has checked few URLs
+ * uses one, since compiling it costs a fraction of a full table's; it never leaves its thread
+ * (toBytes writes the full table, and validateTable refuses this flag).
+ */
+export const FLAG_LINEAR = 4;
 
 // Rule, RULE_SIZE bytes, at HDR_RULES_OFF + strength number * RULE_SIZE.
 //

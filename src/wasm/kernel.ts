@@ -23,7 +23,7 @@ export interface KernelExports {
   pathOf(url: number, len: number, how: number, dst: number): number;
   lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number): number;
   lexNext(): number;
-  compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number): number;
+  compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
   compileTableBytes(rules: number, bytes: number): number;

@@ -26,6 +26,10 @@ export const DEFAULT_TABLE_BUDGET = 256 * 2 ** 20;
 export interface TableSource {
   /** Writes the table into a new block from allocTable and returns the block's address. */
   build(): number;
+  /** Whether build() makes a linear table (FLAG_LINEAR) now; absent: never. */
+  readonly linear?: boolean;
+  /** Makes build() make the full table from now on. */
+  upgrade?(): void;
 }
 
 /** A matcher's table block while it is resident (ptr 0 while not), and its place in the recency order. */

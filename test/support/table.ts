@@ -14,7 +14,7 @@ import {
 } from '../../src/wasm/abi.js';
 
 /** Where the header's fields are, for tests that change one (the length, the checksum). */
-export const HEADER = { size: HEADER_SIZE, totalLength: HDR_TOTAL_LEN, checksum: HDR_CHECKSUM } as const;
+export const HEADER = { size: HEADER_SIZE, totalLength: HDR_TOTAL_LEN, flags: HDR_FLAGS, checksum: HDR_CHECKSUM } as const;
 
 /** A trie node: where its fields are and what they hold. */
 export interface TrieNode {

@@ -1,0 +1,135 @@
+// A matcher answers its first checks from a linear table (FLAG_LINEAR: the rules tried in
+// strength order) and compiles the full table once it has checked LINEAR_CHECKS URLs. These
+// tests hold the two tables to the same answers, rule for rule, over the real files and
+// generated URLs in both modes, and hold the upgrade to leaving answers and images unchanged.
+import { describe, expect, it } from 'vitest';
+import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
+import { LINEAR_MAX_RULES } from '../src/compile/table.js';
+import { LINEAR_CHECKS } from '../src/matcher.js';
+import { FLAG_LINEAR } from '../src/wasm/abi.js';
+import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
+import { corpusFiles } from './support/fixtures.js';
+import { rng, randomPath, randomRobots } from './support/random.js';
+import { HEADER, readTable, reseal } from './support/table.js';
+
+const MODES: readonly Mode[] = ['rfc', 'google'];
+
+/** URLs made from the file's own patterns, and random ones. */
+function urlsFor(robots: RobotsTxt, seed: number): string[] {
+  const next = random(seed);
+  const urls = ['/', '', '/robots.txt', '/index.htm', '/a/index.html', 'https://example.com/x?y=%41'];
+  for (const group of robots.groups) for (const rule of group.rules) urls.push(...urlsForPattern(rule.pattern, next));
+  const path = rng(seed);
+  for (let i = 0; i < 40; i++) urls.push(randomPath(path));
+  return urls;
+}
+
+/** explain() of each URL by fresh (linear) matchers, LINEAR_CHECKS URLs each. */
+function linearExplanations(body: Uint8Array | string, mode: Mode, agent: string, urls: readonly string[]) {
+  const out = [];
+  for (let i = 0; i < urls.length; i += LINEAR_CHECKS) {
+    const robots = RobotsTxt.parse(body, { mode, maxBytes: Infinity });
+    const matcher = robots.matcher(agent);
+    const linearBytes = matcher.byteLength;
+    for (const url of urls.slice(i, i + LINEAR_CHECKS)) out.push(matcher.explain(url));
+    // Still the linear table: the checks above did not cross the threshold.
+    expect(matcher.byteLength).toBe(linearBytes);
+    robots.dispose();
+  }
+  return out;
+}
+
+/** explain() of each URL by the full table. */
+function fullExplanations(body: Uint8Array | string, mode: Mode, agent: string, urls: readonly string[]) {
+  const robots = RobotsTxt.parse(body, { mode, maxBytes: Infinity });
+  const full = Matcher.fromBytes(robots.matcher(agent).toBytes());
+  const out = urls.map((url) => full.explain(url));
+  full.dispose();
+  robots.dispose();
+  return out;
+}
+
+describe('linear tables', () => {
+  it.each(corpusFiles().map((f) => [f.name, f.bytes] as const))('%s: the linear and the full table decide by the same rule', (_name, bytes) => {
+    for (const mode of MODES) {
+      const robots = RobotsTxt.parse(bytes, { mode, maxBytes: Infinity });
+      const urls = urlsFor(robots, 7);
+      for (const agent of agentsFor(robots)) {
+        expect(linearExplanations(bytes, mode, agent, urls)).toEqual(fullExplanations(bytes, mode, agent, urls));
+      }
+      robots.dispose();
+    }
+  });
+
+  it('random files: the linear and the full table decide by the same rule', () => {
+    const next = rng(11);
+    for (let i = 0; i < 150; i++) {
+      const body = randomRobots(next);
+      for (const mode of MODES) {
+        const robots = RobotsTxt.parse(body, { mode });
+        const urls = urlsFor(robots, i);
+        for (const agent of agentsFor(robots, 2)) expect(linearExplanations(body, mode, agent, urls)).toEqual(fullExplanations(body, mode, agent, urls));
+        robots.dispose();
+      }
+    }
+  });
+
+  it('a matcher upgrades past LINEAR_CHECKS checks, and its verdicts do not change', () => {
+    const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nAllow: /index.html\n';
+    const urls = Array.from({ length: LINEAR_CHECKS }, (_, i) => ['/private', '/private/ok', '/a.pdf', '/x', '/', '/private/ok/x'][i % 6] + (i >= 6 ? `?${i}` : ''));
+    for (const mode of MODES) {
+      const robots = RobotsTxt.parse(body, { mode });
+      const matcher = robots.matcher('Bot');
+      const linearBytes = matcher.byteLength;
+      const before = urls.map((url) => matcher.explain(url));
+      expect(matcher.byteLength).toBe(linearBytes);
+      const after = urls.map((url) => matcher.explain(url));
+      // The threshold was crossed: the full table (trie and all) is larger.
+      expect(matcher.byteLength).toBeGreaterThan(linearBytes);
+      expect(after).toEqual(before);
+      expect(Array.from(matcher.checkMany(urls))).toEqual(before.map((e) => (e.allowed ? 1 : 0)));
+      robots.dispose();
+    }
+  });
+
+  it('a batch larger than LINEAR_CHECKS upgrades first; checkLines counts its lines', () => {
+    const body = 'User-agent: *\nDisallow: /x\n';
+    const robots = RobotsTxt.parse(body);
+    const few = robots.matcher('Bot');
+    const linearBytes = few.byteLength;
+    few.checkLines(new TextEncoder().encode(Array(LINEAR_CHECKS).fill('/x').join('\n')));
+    expect(few.byteLength).toBe(linearBytes);
+    few.checkLines(new TextEncoder().encode('/y'));
+    expect(few.byteLength).toBeGreaterThan(linearBytes);
+    const many = RobotsTxt.parse(body).matcher('Bot');
+    expect(Array.from(many.checkMany(Array(LINEAR_CHECKS + 1).fill('/x')))).toEqual(Array(LINEAR_CHECKS + 1).fill(0));
+    expect(many.byteLength).toBeGreaterThan(linearBytes);
+  });
+
+  it('toBytes writes the full table: the same image fresh as after many checks', () => {
+    for (const { bytes } of corpusFiles()) {
+      for (const mode of MODES) {
+        const fresh = RobotsTxt.parse(bytes, { mode }).matcher('Bot').toBytes();
+        const used = RobotsTxt.parse(bytes, { mode }).matcher('Bot');
+        used.checkMany(Array(100).fill('/some/path'));
+        expect(used.toBytes()).toEqual(fresh);
+        expect(used.byteLength).toBe(fresh.length);
+        expect(readTable(fresh).u32(HEADER.flags) & FLAG_LINEAR).toBe(0);
+      }
+    }
+  });
+
+  it('fromBytes refuses an image flagged linear', () => {
+    const image = RobotsTxt.parse('User-agent: *\nDisallow: /x\n').matcher('Bot').toBytes();
+    const view = readTable(image);
+    view.setU32(HEADER.flags, view.u32(HEADER.flags) | FLAG_LINEAR);
+    expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(header\)/);
+  });
+
+  it(`a group of more than LINEAR_MAX_RULES rules compiles the full table at once`, () => {
+    const rules = Array.from({ length: LINEAR_MAX_RULES + 1 }, (_, i) => `Disallow: /r${i}*x\n`).join('');
+    const matcher = RobotsTxt.parse(`User-agent: *\n${rules}`).matcher('Bot');
+    const size = matcher.byteLength;
+    expect(matcher.toBytes().length).toBe(size);
+  });
+});
