@@ -2,7 +2,8 @@
 // Checks a directory of robots.txt files against the library: every file parses without a
 // throw, and for each agent the file names (and one it does not), checkMany, checkLines and a
 // matcher reloaded with fromBytes agree with isAllowed on URLs made from the file's own
-// rules, in both modes.
+// rules, in both modes; and for the first agent, fresh matchers - which answer their first
+// checks from a linear table - agree with the full table of the reloaded one.
 //
 //   npm run build && node scripts/corpus-check.mjs ../shared/corpus/top10k-2019
 //
@@ -61,6 +62,26 @@ function sameVerdicts(a, b) {
 }
 
 /**
+ * A matcher's first checks up to src/matcher.ts's LINEAR_CHECKS (16) are answered by its linear
+ * table: verdicts for the first LINEAR_MATCHERS * LINEAR_URLS of `urls` from fresh matchers,
+ * LINEAR_URLS each, all of them linear (each parses the file again: more would cost the run most
+ * of its time).
+ */
+const LINEAR_URLS = 16;
+const LINEAR_MATCHERS = 8;
+
+function linearVerdicts(lib, bytes, mode, agent, urls) {
+  const out = new Uint8Array(Math.min(urls.length, LINEAR_URLS * LINEAR_MATCHERS));
+  for (let i = 0; i < out.length; i += LINEAR_URLS) {
+    const robots = lib.RobotsTxt.parse(bytes, { mode });
+    const matcher = robots.matcher(agent);
+    for (let j = i; j < Math.min(i + LINEAR_URLS, out.length); j++) out[j] = matcher.isAllowed(urls[j]) ? 1 : 0;
+    robots.dispose();
+  }
+  return out;
+}
+
+/**
  * Runs every check on one file with the given library ({ RobotsTxt, Matcher }); returns a
  * list of problems (empty when all agree) and how many verdicts were compared.
  */
@@ -78,7 +99,8 @@ export function checkRobotsFile(lib, bytes, seed = 1) {
     const next = random(seed);
     const urls = ['/', '', '/robots.txt'];
     for (const group of robots.groups) for (const rule of group.rules) urls.push(...urlsForPattern(rule.pattern, next));
-    for (const agent of agentsFor(robots)) {
+    const agents = agentsFor(robots);
+    for (const agent of agents) {
       const matcher = robots.matcher(agent);
       const expected = Uint8Array.from(urls, (url) => (robots.isAllowed(url, agent) ? 1 : 0));
       const many = matcher.checkMany(urls);
@@ -91,6 +113,7 @@ export function checkRobotsFile(lib, bytes, seed = 1) {
       if (!sameVerdicts(many, expected)) problems.push(`${mode}/${agent}: checkMany disagrees with isAllowed`);
       if (!sameVerdicts(lines, lineExpected)) problems.push(`${mode}/${agent}: checkLines disagrees with isAllowed`);
       if (!sameVerdicts(fromBytes, expected)) problems.push(`${mode}/${agent}: fromBytes disagrees with isAllowed`);
+      if (agent === agents[0] && !sameVerdicts(linearVerdicts(lib, bytes, mode, agent, urls), fromBytes.subarray(0, LINEAR_URLS * LINEAR_MATCHERS))) problems.push(`${mode}/${agent}: the linear table disagrees with the full one`);
       verdicts += urls.length;
     }
     robots.dispose();
