@@ -58,8 +58,10 @@ class TableImage implements TableSource {
 
 /**
  * URLs a matcher checks with its linear table (FLAG_LINEAR) before it compiles the full one:
- * past them, the full table's compile costs less than the linear checks it saves (a linear
- * check and a compile both grow with the rules, so one count serves every file).
+ * about where, over real files checked one URL at a time, a matcher that compiled the full
+ * table at once has repaid it. A linear check and a full compile both grow with the rules, so
+ * the crossover moves little with a file's size and one count serves every file. A first batch
+ * of more URLs compiles the full table only (matcherOf).
  */
 export const LINEAR_CHECKS = 16;
 
