@@ -1,6 +1,8 @@
 // npm run bench [-- --quick]: robots-wasm and its peers on the same inputs, in one run.
-// Prints the report tables and writes bench/results.json. `npm run bench -- adversarial` runs
-// the adversarial inputs instead (bench/adversarial.ts) and writes bench/adversarial.json.
+// Prints the report tables and writes bench/results.json, then runs the frontier group
+// (bench/frontier.ts, bench/frontier.json). `npm run bench -- adversarial` runs the adversarial
+// inputs instead (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench --
+// frontier [--corpus DIR]` the frontier group alone.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +16,10 @@ import { RobotsPool } from 'robots-wasm/pool';
 import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.js';
 import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
 import { runAdversarial } from './adversarial.js';
+import { corpusArgs, runFrontierGroup } from './frontier.js';
 import { IndependentPair, type PairTask } from './parallel-ceiling.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
+import { collectGarbage, median } from './measure.js';
 
 const quick = process.argv.includes('--quick');
 const URL_COUNT = quick ? 30_000 : 1_000_000;
@@ -101,17 +105,6 @@ class RoundTimes {
     }
     return median(values);
   }
-}
-
-/** A full garbage collection, when node runs with --expose-gc (npm run bench does). */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** How many URLs a per-URL checker gets per call: about TASK_MS / 8 of work, at least MIN_SAMPLE. */
@@ -422,6 +415,10 @@ async function main(): Promise<void> {
     console.log('\nbench/adversarial.json written');
     return;
   }
+  if (process.argv.includes('frontier')) {
+    runFrontierGroup({ quick, corpus: corpusArgs(process.argv) });
+    return;
+  }
   // The CLI and the pool first, each timed after a full collection (in runCli, runPool):
   // their child processes and worker threads would otherwise share the two cores with the
   // garbage collector's background threads, which doubled the CLI's per-URL ratio at the end
@@ -509,6 +506,8 @@ async function main(): Promise<void> {
   const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, cache, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
+  // Last, in child processes of its own: a crawler's frontier over many hosts.
+  runFrontierGroup({ quick, corpus: [] });
 }
 
 await main();
