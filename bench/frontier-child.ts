@@ -50,6 +50,8 @@ export interface MemoryFigures {
   wasmInUse: number;
   /** Growth of the WebAssembly memory itself (robots-wasm; counted in `external`). */
   wasmMemory: number;
+  /** The compiled tables of the kept matchers (Matcher#byteLength; robots-wasm), part of wasmInUse. */
+  tableBytes: number;
   /** heapUsed + external - wasmMemory + wasmInUse: what the cached hosts hold. */
   total: number;
 }
@@ -57,6 +59,8 @@ export interface MemoryFigures {
 /** A contender, as a crawler uses it: a parsed host, and verdicts for a host's URLs for one agent. */
 interface Contender {
   parse(host: FrontierHost): unknown;
+  /** Whether the contender compiles anything per agent (robots-wasm's matcher), timed apart from parsing. */
+  compiles: boolean;
   /** Compiles what checking for `agent` needs (robots-wasm's matcher); nothing for robots-parser. */
   compile(parsed: unknown, agent: string): void;
   /** Writes the verdicts (1 allowed, 0 not) for `urls` to out[offset...]. */
@@ -64,15 +68,19 @@ interface Contender {
   release(parsed: unknown): void;
   /** Bytes of WebAssembly memory: in live blocks, and all of it. */
   wasm(): { inUse: number; memory: number };
+  /** Bytes of the compiled table for `agent` (robots-wasm); 0 for robots-parser. */
+  tableBytes(parsed: unknown, agent: string): number;
 }
 
 async function robotsWasm(): Promise<Contender> {
   const { RobotsTxt: Robots, wasmMemoryStats } = await import('robots-wasm');
   return {
     parse: (host) => Robots.parse(host.body),
+    compiles: true,
     compile: (parsed, agent) => void (parsed as RobotsTxt).matcher(agent),
     check: (parsed, agent, urls, out, offset) => out.set((parsed as RobotsTxt).matcher(agent).checkMany(urls), offset),
     release: (parsed) => (parsed as RobotsTxt).dispose(),
+    tableBytes: (parsed, agent) => (parsed as RobotsTxt).matcher(agent).byteLength,
     wasm: () => {
       const stats = wasmMemoryStats();
       return { inUse: stats.usedBytes, memory: stats.memoryBytes };
@@ -87,6 +95,7 @@ async function robotsParser(): Promise<Contender> {
   type Parsed = ReturnType<typeof parser>;
   return {
     parse: (host) => parser(`${host.origin}/robots.txt`, host.body),
+    compiles: false,
     compile: () => {},
     check: (parsed, agent, urls, out, offset) => {
       const robots = parsed as Parsed;
@@ -94,6 +103,7 @@ async function robotsParser(): Promise<Contender> {
     },
     release: () => {},
     wasm: () => ({ inUse: 0, memory: 0 }),
+    tableBytes: () => 0,
   };
 }
 
@@ -134,6 +144,7 @@ function runParse(contender: Contender, hosts: FrontierHost[], compile: boolean,
  * shared machine hits both alike), each run repeating the pass until it lasts `minMs`.
  */
 function timeFixedCosts(contender: Contender, hosts: FrontierHost[], runs: number, minMs: number): { parseMs: number; compileMs: number } {
+  const compiles = contender.compiles;
   const onePass = timeMs(() => runParse(contender, hosts, true, 1));
   const passes = Math.ceil(minMs / Math.max(onePass, 1e-3));
   const parse: number[] = [];
@@ -141,12 +152,12 @@ function timeFixedCosts(contender: Contender, hosts: FrontierHost[], runs: numbe
   for (let r = 0; r < runs; r++) {
     collectGarbage();
     const parseOnly = timeMs(() => runParse(contender, hosts, false, passes)) / passes;
-    collectGarbage();
-    const withCompile = timeMs(() => runParse(contender, hosts, true, passes)) / passes;
     parse.push(parseOnly);
-    compile.push(withCompile - parseOnly);
+    if (!compiles) continue;
+    collectGarbage();
+    compile.push(timeMs(() => runParse(contender, hosts, true, passes)) / passes - parseOnly);
   }
-  return { parseMs: median(parse), compileMs: Math.max(0, median(compile)) };
+  return { parseMs: median(parse), compileMs: compiles ? Math.max(0, median(compile)) : 0 };
 }
 
 /** Checking alone: every host parsed and its matchers compiled first, then all URLs checked (median of runs). */
@@ -166,15 +177,12 @@ function timeChecks(contender: Contender, hosts: FrontierHost[], runs: number, m
 
 /**
  * Memory of every host parsed with the first agent's matcher, kept alive, after a full
- * collection. The baseline is taken after one host has been parsed, compiled, checked and
- * released, so that what a contender sets up once (robots-wasm's module, its fixed state and
- * batch area) is not counted per host.
+ * collection. The baseline is taken after every host has been parsed, compiled, checked and
+ * released once, so that what a contender sets up once (robots-wasm's module, its fixed state,
+ * batch area, and the scratch block that grows to the largest file) is not counted per host.
  */
 function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigures {
-  const first = hosts.find((host) => host.urls[0].length > 0) ?? hosts[0];
-  const parsedFirst = contender.parse(first);
-  contender.check(parsedFirst, FRONTIER_AGENTS[0], first.urls[0], new Uint8Array(first.urls[0].length), 0);
-  contender.release(parsedFirst);
+  runFrontier(contender, hosts, new Uint8Array(hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0)));
   const snapshot = () => {
     collectGarbage();
     collectGarbage();
@@ -188,12 +196,13 @@ function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigur
     return parsed;
   });
   const after = snapshot();
+  const tableBytes = kept.reduce((sum: number, parsed) => sum + contender.tableBytes(parsed, FRONTIER_AGENTS[0]), 0);
   for (const parsed of kept) contender.release(parsed);
   const heapUsed = after.heapUsed - before.heapUsed;
   const external = after.external - before.external;
   const wasmInUse = after.inUse - before.inUse;
   const wasmMemory = after.memory - before.memory;
-  return { heapUsed, external, wasmInUse, wasmMemory, total: heapUsed + external - wasmMemory + wasmInUse };
+  return { heapUsed, external, wasmInUse, wasmMemory, tableBytes, total: heapUsed + external - wasmMemory + wasmInUse };
 }
 
 /** robots-wasm only: isAllowed on every 61st URL equals what checkMany answered in `verdicts`. */

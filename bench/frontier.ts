@@ -93,16 +93,17 @@ function printShape(result: ShapeResult): void {
   const rp = result.byContender['robots-parser'];
   const m0 = result.byContender['robots-wasm'];
   printTable(`Frontier: ${result.shape.name} over ${m0.hosts.toLocaleString('en')} hosts, two agents`,
-    ['contender', 'total s', 'per-host parse µs', 'per-host compile µs', 'per-URL ns', 'bytes/host', 'JS heap / external / wasm in use, per host', 'speed vs robots-parser', 'bytes vs robots-parser'],
+    ['contender', 'total s', 'per-host parse µs', 'per-host compile µs', 'per-URL ns', 'bytes/host', 'speed vs robots-parser', 'bytes vs robots-parser'],
     CONTENDERS.map((name) => {
       const m = result.byContender[name];
       const u = perUnit(m);
-      const per = (bytes: number) => Math.round(bytes / m.hosts).toLocaleString('en');
       return [name, (m.totalMs / 1000).toPrecision(3), u.parseUs.toFixed(1), name === 'robots-wasm' ? u.compileUs.toFixed(1) : '-', u.urlNs.toFixed(0),
-        Math.round(u.bytesPerHost).toLocaleString('en'), `${per(m.memory.heapUsed)} / ${per(m.memory.external - m.memory.wasmMemory)} / ${per(m.memory.wasmInUse)}`,
+        Math.round(u.bytesPerHost).toLocaleString('en'),
         formatRatio(rp.totalMs / m.totalMs), formatRatio(m.memory.total / rp.memory.total)];
     }));
-  console.log(`\nrobots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkMany equals its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
+  const perHost = (bytes: number) => Math.round(bytes / m0.hosts).toLocaleString('en');
+  console.log(`\nrobots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use, ${perHost(m0.memory.tableBytes)} of them compiled tables; robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
+  console.log(`robots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkMany equals its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
 }
 
 /** The targets of the frontier, measured against robots-parser. */

@@ -406,17 +406,19 @@ function runCli(file: ReturnType<typeof benchFiles>[number]): Record<string, num
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, date: new Date().toISOString() };
-  console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}\n`);
+  const onMachine = `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`;
+  if (process.argv.includes('frontier')) {
+    console.log(`robots-wasm frontier benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
+    runFrontierGroup({ quick, corpus: corpusArgs(process.argv) });
+    return;
+  }
+  console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${onMachine}\n`);
   const files = benchFiles();
   if (process.argv.includes('adversarial')) {
     const normal = files.find((f) => f.role === 'typical 3 KB')!;
     const adversarial = runAdversarial(normal.body, normal.name);
     writeFileSync(new URL('../../bench/adversarial.json', import.meta.url), `${JSON.stringify({ machine, adversarial }, null, 2)}\n`);
     console.log('\nbench/adversarial.json written');
-    return;
-  }
-  if (process.argv.includes('frontier')) {
-    runFrontierGroup({ quick, corpus: corpusArgs(process.argv) });
     return;
   }
   // The CLI and the pool first, each timed after a full collection (in runCli, runPool):
