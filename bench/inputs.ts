@@ -66,15 +66,21 @@ function genericPath(next: () => number): string {
  * Returned as flat strings, as a crawler that splits a file into lines has them.
  */
 export function benchUrls(count: number, robots: RobotsTxt | undefined, seed = 1): string[] {
+  const patterns = robots === undefined ? [] : robots.groups.flatMap((g) => g.rules.map((r) => r.pattern));
+  return urlsFromPatterns(count, patterns, seed);
+}
+
+/** benchUrls from a list of rule patterns, on `origin`. */
+export function urlsFromPatterns(count: number, rulePatterns: readonly string[], seed = 1, origin = ORIGIN): string[] {
   const next = random(seed);
-  const patterns = robots === undefined ? [] : robots.groups.flatMap((g) => g.rules.map((r) => r.pattern)).filter((p) => p.length > 0);
+  const patterns = rulePatterns.filter((p) => p.length > 0);
   const urls: string[] = [];
   for (let i = 0; i < count; i++) {
     let path = patterns.length > 0 && next() < 0.25 ? pathFromPattern(patterns[Math.floor(next() * patterns.length)], next) : genericPath(next);
     if (next() < 0.3) path += QUERIES[Math.floor(next() * QUERIES.length)] + Math.floor(next() * 1e6);
     if (next() < 0.05) path += ESCAPES[Math.floor(next() * ESCAPES.length)];
     if (next() < 0.02) path += `/${NON_ASCII[Math.floor(next() * NON_ASCII.length)]}`;
-    urls.push(ORIGIN + path);
+    urls.push(origin + path);
   }
   return new TextDecoder().decode(new TextEncoder().encode(urls.join('\n'))).split('\n');
 }

@@ -1,6 +1,8 @@
 // npm run bench [-- --quick]: robots-wasm and its peers on the same inputs, in one run.
-// Prints the report tables and writes bench/results.json. `npm run bench -- adversarial` runs
-// the adversarial inputs instead (bench/adversarial.ts) and writes bench/adversarial.json.
+// Prints the report tables and writes bench/results.json, then runs the frontier group
+// (bench/frontier.ts, bench/frontier.json). `npm run bench -- adversarial` runs the adversarial
+// inputs instead (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench --
+// frontier [--corpus DIR]` the frontier group alone.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +16,10 @@ import { RobotsPool } from 'robots-wasm/pool';
 import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.js';
 import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
 import { runAdversarial } from './adversarial.js';
+import { corpusArgs, runFrontierGroup } from './frontier.js';
 import { IndependentPair, type PairTask } from './parallel-ceiling.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
+import { collectGarbage, median } from './measure.js';
 
 const quick = process.argv.includes('--quick');
 const URL_COUNT = quick ? 30_000 : 1_000_000;
@@ -101,17 +105,6 @@ class RoundTimes {
     }
     return median(values);
   }
-}
-
-/** A full garbage collection, when node runs with --expose-gc (npm run bench does). */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** How many URLs a per-URL checker gets per call: about TASK_MS / 8 of work, at least MIN_SAMPLE. */
@@ -413,7 +406,13 @@ function runCli(file: ReturnType<typeof benchFiles>[number]): Record<string, num
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, date: new Date().toISOString() };
-  console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}\n`);
+  const onMachine = `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`;
+  if (process.argv.includes('frontier')) {
+    console.log(`robots-wasm frontier benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
+    runFrontierGroup({ quick, corpus: corpusArgs(process.argv) });
+    return;
+  }
+  console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${onMachine}\n`);
   const files = benchFiles();
   if (process.argv.includes('adversarial')) {
     const normal = files.find((f) => f.role === 'typical 3 KB')!;
@@ -509,6 +508,8 @@ async function main(): Promise<void> {
   const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, cache, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
+  // Last, in child processes of its own: a crawler's frontier over many hosts.
+  runFrontierGroup({ quick, corpus: [] });
 }
 
 await main();

@@ -1,0 +1,267 @@
+// One contender of the frontier benchmark in a process of its own (started by bench/frontier.ts
+// with `node --expose-gc`, so no other contender's heap or JIT state is in it). Argument: a
+// FrontierJob as JSON. It builds the frontier from the seed, measures, writes the verdicts to
+// job.verdictsFile, and prints a FrontierMeasurement as JSON on its last line of stdout.
+
+import { writeFileSync } from 'node:fs';
+import type { RobotsTxt } from 'robots-wasm';
+import { collectGarbage, median, timeMs } from './measure.js';
+import { buildFrontier, FRONTIER_AGENTS, type FrontierHost, type FrontierShape } from './frontier-inputs.js';
+
+/** What the parent asks of a child. */
+export interface FrontierJob {
+  contender: ContenderName;
+  dirs: string[];
+  shape: FrontierShape;
+  seed: number;
+  /** Timed runs of each phase (the median is reported). */
+  runs: number;
+  /** Fewest milliseconds a timed run lasts: a phase shorter than that is repeated within the run. */
+  minPhaseMs: number;
+  verdictsFile: string;
+}
+
+export type ContenderName = 'robots-wasm' | 'robots-parser';
+
+/** What a child measured (times in ms, over all hosts; memory in bytes, over all hosts). */
+export interface FrontierMeasurement {
+  hosts: number;
+  urls: number;
+  /** (host, agent) pairs with URLs in the frontier: the matchers robots-wasm compiles in a run of it. */
+  matchers: number;
+  /** The whole frontier: parse each host, compile what it needs, check its URLs (median of runs). */
+  totalMs: number;
+  /** Parsing every host (median of runs). */
+  parseMs: number;
+  /** Compiling one agent's matcher on every host after parsing it (median of the per-run differences); 0 for robots-parser. */
+  compileMs: number;
+  /** Checking every URL with every host parsed and compiled beforehand (median of runs). */
+  checkMs: number;
+  memory: MemoryFigures;
+  /** robots-wasm: URLs on which isAllowed was compared with checkMany (all equal, or the child fails). */
+  crossChecked: number;
+}
+
+/** Memory held by every host parsed with one agent's matcher, over a baseline taken before. */
+export interface MemoryFigures {
+  heapUsed: number;
+  external: number;
+  /** Bytes in live blocks of the WebAssembly memory (robots-wasm). */
+  wasmInUse: number;
+  /** Growth of the WebAssembly memory itself (robots-wasm; counted in `external`). */
+  wasmMemory: number;
+  /** The compiled tables of the kept matchers (Matcher#byteLength; robots-wasm), part of wasmInUse. */
+  tableBytes: number;
+  /** heapUsed + external - wasmMemory + wasmInUse: what the cached hosts hold. */
+  total: number;
+}
+
+/** A contender, as a crawler uses it: a parsed host, and verdicts for a host's URLs for one agent. */
+interface Contender {
+  parse(host: FrontierHost): unknown;
+  /** Whether the contender compiles anything per agent (robots-wasm's matcher), timed apart from parsing. */
+  compiles: boolean;
+  /** Compiles what checking for `agent` needs (robots-wasm's matcher); nothing for robots-parser. */
+  compile(parsed: unknown, agent: string): void;
+  /** Writes the verdicts (1 allowed, 0 not) for `urls` to out[offset...]. */
+  check(parsed: unknown, agent: string, urls: string[], out: Uint8Array, offset: number): void;
+  release(parsed: unknown): void;
+  /** Bytes of WebAssembly memory: in live blocks, and all of it. */
+  wasm(): { inUse: number; memory: number };
+  /** Bytes of the compiled table for `agent` (robots-wasm); 0 for robots-parser. */
+  tableBytes(parsed: unknown, agent: string): number;
+}
+
+async function robotsWasm(): Promise<Contender> {
+  const { RobotsTxt: Robots, wasmMemoryStats } = await import('robots-wasm');
+  return {
+    parse: (host) => Robots.parse(host.body),
+    compiles: true,
+    compile: (parsed, agent) => void (parsed as RobotsTxt).matcher(agent),
+    check: (parsed, agent, urls, out, offset) => out.set((parsed as RobotsTxt).matcher(agent).checkMany(urls), offset),
+    release: (parsed) => (parsed as RobotsTxt).dispose(),
+    tableBytes: (parsed, agent) => (parsed as RobotsTxt).matcher(agent).byteLength,
+    wasm: () => {
+      const stats = wasmMemoryStats();
+      return { inUse: stats.usedBytes, memory: stats.memoryBytes };
+    },
+  };
+}
+
+async function robotsParser(): Promise<Contender> {
+  // Loaded here rather than through bench/peers.ts, which imports robots-wasm: this process runs robots-parser alone.
+  const { createRequire } = await import('node:module');
+  const parser = createRequire(import.meta.url)('robots-parser') as (url: string, body: string) => { isAllowed(url: string, agent: string): boolean | undefined };
+  type Parsed = ReturnType<typeof parser>;
+  return {
+    parse: (host) => parser(`${host.origin}/robots.txt`, host.body),
+    compiles: false,
+    compile: () => {},
+    check: (parsed, agent, urls, out, offset) => {
+      const robots = parsed as Parsed;
+      for (let i = 0; i < urls.length; i++) out[offset + i] = robots.isAllowed(urls[i], agent) === false ? 0 : 1;
+    },
+    release: () => {},
+    wasm: () => ({ inUse: 0, memory: 0 }),
+    tableBytes: () => 0,
+  };
+}
+
+/** The whole frontier once: each host parsed, its URLs checked for each agent, released. */
+function runFrontier(contender: Contender, hosts: FrontierHost[], out: Uint8Array): void {
+  let offset = 0;
+  for (const host of hosts) {
+    const parsed = contender.parse(host);
+    offset = checkHost(contender, parsed, host, out, offset);
+    contender.release(parsed);
+  }
+}
+
+/** A host's URLs checked for each agent, the verdicts written to out[offset...]; the next offset. */
+function checkHost(contender: Contender, parsed: unknown, host: FrontierHost, out: Uint8Array, offset: number): number {
+  FRONTIER_AGENTS.forEach((agent, a) => {
+    const urls = host.urls[a];
+    if (urls.length === 0) return;
+    contender.check(parsed, agent, urls, out, offset);
+    offset += urls.length;
+  });
+  return offset;
+}
+
+/** Every host parsed `passes` times (and with `compile`, one agent's matcher compiled), then released. */
+function runParse(contender: Contender, hosts: FrontierHost[], compile: boolean, passes: number): void {
+  for (let pass = 0; pass < passes; pass++) {
+    for (const host of hosts) {
+      const parsed = contender.parse(host);
+      if (compile) contender.compile(parsed, FRONTIER_AGENTS[0]);
+      contender.release(parsed);
+    }
+  }
+}
+
+/**
+ * Parse and parse + compile over all hosts, in alternating runs (so a slow spell of the
+ * shared machine hits both alike), each run repeating the pass until it lasts `minMs`.
+ */
+function timeFixedCosts(contender: Contender, hosts: FrontierHost[], runs: number, minMs: number): { parseMs: number; compileMs: number } {
+  const compiles = contender.compiles;
+  const onePass = timeMs(() => runParse(contender, hosts, true, 1));
+  const passes = Math.ceil(minMs / Math.max(onePass, 1e-3));
+  const parse: number[] = [];
+  const compile: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    collectGarbage();
+    const parseOnly = timeMs(() => runParse(contender, hosts, false, passes)) / passes;
+    parse.push(parseOnly);
+    if (!compiles) continue;
+    collectGarbage();
+    compile.push(timeMs(() => runParse(contender, hosts, true, passes)) / passes - parseOnly);
+  }
+  return { parseMs: median(parse), compileMs: compiles ? Math.max(0, median(compile)) : 0 };
+}
+
+/** Checking alone: every host parsed and its matchers compiled first, then all URLs checked (median of runs). */
+function timeChecks(contender: Contender, hosts: FrontierHost[], runs: number, minMs: number, out: Uint8Array): number {
+  const parsed = hosts.map((host) => {
+    const p = contender.parse(host);
+    FRONTIER_AGENTS.forEach((agent, a) => host.urls[a].length > 0 && contender.compile(p, agent));
+    return p;
+  });
+  const ms = medianMs(runs, minMs, () => {
+    let offset = 0;
+    hosts.forEach((host, h) => (offset = checkHost(contender, parsed[h], host, out, offset)));
+  });
+  for (const p of parsed) contender.release(p);
+  return ms;
+}
+
+/**
+ * Memory of every host parsed with the first agent's matcher, kept alive, after a full
+ * collection. The baseline is taken after every host has been parsed, compiled, checked and
+ * released once, so that what a contender sets up once (robots-wasm's module, its fixed state,
+ * batch area, and the scratch block that grows to the largest file) is not counted per host.
+ */
+function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigures {
+  runFrontier(contender, hosts, new Uint8Array(hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0)));
+  const snapshot = () => {
+    collectGarbage();
+    collectGarbage();
+    const usage = process.memoryUsage();
+    return { heapUsed: usage.heapUsed, external: usage.external, ...contender.wasm() };
+  };
+  const before = snapshot();
+  const kept = hosts.map((host) => {
+    const parsed = contender.parse(host);
+    contender.compile(parsed, FRONTIER_AGENTS[0]);
+    return parsed;
+  });
+  const after = snapshot();
+  const tableBytes = kept.reduce((sum: number, parsed) => sum + contender.tableBytes(parsed, FRONTIER_AGENTS[0]), 0);
+  for (const parsed of kept) contender.release(parsed);
+  const heapUsed = after.heapUsed - before.heapUsed;
+  const external = after.external - before.external;
+  const wasmInUse = after.inUse - before.inUse;
+  const wasmMemory = after.memory - before.memory;
+  return { heapUsed, external, wasmInUse, wasmMemory, tableBytes, total: heapUsed + external - wasmMemory + wasmInUse };
+}
+
+/** robots-wasm only: isAllowed on every 61st URL equals what checkMany answered in `verdicts`. */
+async function crossCheck(hosts: FrontierHost[], verdicts: Uint8Array): Promise<number> {
+  const { RobotsTxt: Robots } = await import('robots-wasm');
+  let offset = 0;
+  let compared = 0;
+  for (const host of hosts) {
+    const robots = Robots.parse(host.body);
+    FRONTIER_AGENTS.forEach((agent, a) => {
+      const urls = host.urls[a];
+      const matcher = robots.matcher(agent);
+      for (let i = (61 - (offset % 61)) % 61; i < urls.length; i += 61, compared++) {
+        if (matcher.isAllowed(urls[i]) !== (verdicts[offset + i] === 1)) {
+          throw new Error(`robots-wasm: checkMany and isAllowed differ on ${urls[i]} for ${agent}`);
+        }
+      }
+      offset += urls.length;
+    });
+    robots.dispose();
+  }
+  return compared;
+}
+
+/**
+ * Milliseconds per call of `fn`, the median of `runs` timed runs. A first call decides how many
+ * calls a run makes so that it lasts `minMs`; it counts as the first run when it lasts that long
+ * by itself (a pass of millions of URLs), and warms up otherwise.
+ */
+function medianMs(runs: number, minMs: number, fn: () => void): number {
+  collectGarbage();
+  const first = timeMs(fn);
+  const calls = Math.max(1, Math.ceil(minMs / Math.max(first, 1e-3)));
+  const times: number[] = calls === 1 ? [first] : [];
+  while (times.length < runs) {
+    collectGarbage();
+    times.push(timeMs(() => {
+      for (let c = 0; c < calls; c++) fn();
+    }) / calls);
+  }
+  return median(times);
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2]) as FrontierJob;
+  const hosts = buildFrontier(job.dirs, job.shape, job.seed);
+  const contender = job.contender === 'robots-wasm' ? await robotsWasm() : await robotsParser();
+  const urls = hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0);
+  const matchers = hosts.reduce((sum, host) => sum + host.urls.filter((list) => list.length > 0).length, 0);
+  const verdicts = new Uint8Array(urls);
+  // Memory first, while the process holds nothing but the inputs.
+  const memory = measureMemory(contender, hosts);
+  const { parseMs, compileMs } = timeFixedCosts(contender, hosts, job.runs, job.minPhaseMs);
+  const checkMs = timeChecks(contender, hosts, job.runs, job.minPhaseMs, verdicts);
+  const totalMs = medianMs(job.runs, job.minPhaseMs, () => runFrontier(contender, hosts, verdicts));
+  const crossChecked = job.contender === 'robots-wasm' ? await crossCheck(hosts, verdicts) : 0;
+  writeFileSync(job.verdictsFile, verdicts);
+  const result: FrontierMeasurement = { hosts: hosts.length, urls, matchers, totalMs, parseMs, compileMs, checkMs, memory, crossChecked };
+  console.log(JSON.stringify(result));
+}
+
+await main();

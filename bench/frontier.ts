@@ -1,0 +1,136 @@
+// The frontier benchmark (`npm run bench -- frontier [--quick] [--corpus DIR]...`, and a group of
+// `npm run bench`): a crawler's frontier of URLs over many hosts, each host's robots.txt parsed
+// once and its URLs checked for two agents, robots-wasm against robots-parser. Each contender
+// runs in a process of its own (bench/frontier-child.ts) on the same inputs, built there from the
+// same seed (bench/frontier-inputs.ts). Prints a table per shape and writes bench/frontier.json.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultHostDirs, loadHostFiles, type FrontierShape } from './frontier-inputs.js';
+import type { ContenderName, FrontierJob, FrontierMeasurement } from './frontier-child.js';
+import { formatRatio, printTable } from './report.js';
+
+const CONTENDERS: ContenderName[] = ['robots-wasm', 'robots-parser'];
+const SEED = 31;
+
+/** What to run: the host directories, the shapes, and how many timed runs of each phase. */
+export interface FrontierOptions {
+  quick: boolean;
+  /** Directories added to the default hosts with --corpus. */
+  corpus: string[];
+}
+
+/** One shape's measurements: each contender's, and how often their verdicts agree. */
+export interface ShapeResult {
+  shape: FrontierShape;
+  byContender: Record<ContenderName, FrontierMeasurement>;
+  /** Share of the URLs on which robots-parser's verdict equals robots-wasm's. */
+  agreement: number;
+}
+
+/** Timed runs of each phase in a child, and how long a run of the per-host phases lasts at least. */
+type Timing = Pick<FrontierJob, 'runs' | 'minPhaseMs'>;
+
+/** The `--corpus DIR` arguments. */
+export function corpusArgs(argv: readonly string[]): string[] {
+  return argv.flatMap((arg, i) => (arg === '--corpus' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+}
+
+/** The shapes: Zipf splits of 200,000 and 2,000,000 URLs (20,000 with --quick), and 75 URLs a host. */
+function shapes(quick: boolean, hosts: number): FrontierShape[] {
+  const zipf = quick ? [20_000] : [200_000, 2_000_000];
+  return [
+    ...zipf.map((count) => ({ name: `Zipf, ${count.toLocaleString('en')} URLs`, count, exponent: 1 })),
+    { name: `75 URLs per host (${(75 * hosts).toLocaleString('en')} URLs)`, count: 75 * hosts, exponent: 0 },
+  ];
+}
+
+/** Runs one contender on one shape in a child process; its measurements and verdicts. */
+function runChild(contender: ContenderName, dirs: string[], shape: FrontierShape, timing: Timing, scratch: string): { measured: FrontierMeasurement; verdicts: Uint8Array } {
+  const verdictsFile = join(scratch, `${contender}.bin`);
+  const job: FrontierJob = { contender, dirs, shape, seed: SEED, ...timing, verdictsFile };
+  const child = fileURLToPath(new URL('./frontier-child.js', import.meta.url));
+  const r = spawnSync(process.execPath, ['--expose-gc', child, JSON.stringify(job)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`frontier ${contender} (${shape.name}) exited with ${r.status}`);
+  const lines = r.stdout.trim().split('\n');
+  return { measured: JSON.parse(lines[lines.length - 1]) as FrontierMeasurement, verdicts: readFileSync(verdictsFile) };
+}
+
+/** Each contender on one shape, one after the other, and the agreement of their verdicts. */
+function runShape(dirs: string[], shape: FrontierShape, timing: Timing): ShapeResult {
+  const scratch = mkdtempSync(join(tmpdir(), 'robots-wasm-frontier-'));
+  try {
+    const byContender = {} as Record<ContenderName, FrontierMeasurement>;
+    const verdicts = {} as Record<ContenderName, Uint8Array>;
+    for (const contender of CONTENDERS) {
+      process.stderr.write(`  frontier: ${shape.name}, ${contender}...\n`);
+      ({ measured: byContender[contender], verdicts: verdicts[contender] } = runChild(contender, dirs, shape, timing, scratch));
+    }
+    const [a, b] = [verdicts['robots-wasm'], verdicts['robots-parser']];
+    let same = 0;
+    for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
+    return { shape, byContender, agreement: a.length === 0 ? 1 : same / a.length };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Per-host and per-URL figures of one contender's measurements. */
+function perUnit(m: FrontierMeasurement): { parseUs: number; compileUs: number; urlNs: number; bytesPerHost: number } {
+  return {
+    parseUs: (m.parseMs / m.hosts) * 1000,
+    compileUs: (m.compileMs / m.hosts) * 1000,
+    urlNs: m.urls === 0 ? 0 : (m.checkMs / m.urls) * 1e6,
+    bytesPerHost: m.memory.total / m.hosts,
+  };
+}
+
+/** The table of one shape. */
+function printShape(result: ShapeResult): void {
+  const rp = result.byContender['robots-parser'];
+  const m0 = result.byContender['robots-wasm'];
+  printTable(`Frontier: ${result.shape.name} over ${m0.hosts.toLocaleString('en')} hosts, two agents`,
+    ['contender', 'total s', 'per-host parse µs', 'per-host compile µs', 'per-URL ns', 'bytes/host', 'speed vs robots-parser', 'bytes vs robots-parser'],
+    CONTENDERS.map((name) => {
+      const m = result.byContender[name];
+      const u = perUnit(m);
+      return [name, (m.totalMs / 1000).toPrecision(3), u.parseUs.toFixed(1), name === 'robots-wasm' ? u.compileUs.toFixed(1) : '-', u.urlNs.toFixed(0),
+        Math.round(u.bytesPerHost).toLocaleString('en'),
+        formatRatio(rp.totalMs / m.totalMs), formatRatio(m.memory.total / rp.memory.total)];
+    }));
+  const perHost = (bytes: number) => Math.round(bytes / m0.hosts).toLocaleString('en');
+  console.log(`\nrobots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use, ${perHost(m0.memory.tableBytes)} of them compiled tables; robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
+  console.log(`robots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkMany equals its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
+}
+
+/** The targets of the frontier, measured against robots-parser. */
+function frontierTargets(results: ShapeResult[]): [string, number, string, boolean][] {
+  const speed = (r: ShapeResult) => r.byContender['robots-parser'].totalMs / r.byContender['robots-wasm'].totalMs;
+  const wanted: Record<string, number> = { 'Zipf, 200,000 URLs': 10, 'Zipf, 2,000,000 URLs': 30, 'Zipf, 20,000 URLs': 10 };
+  const targets: [string, number, string, boolean][] = results.map((r) => {
+    const want = wanted[r.shape.name] ?? 8;
+    return [`robots-wasm / robots-parser, ${r.shape.name}`, speed(r), `>= ${want}x`, speed(r) >= want];
+  });
+  const bytes = Math.max(...results.map((r) => r.byContender['robots-wasm'].memory.total / r.byContender['robots-parser'].memory.total));
+  targets.push(['bytes per cached host / robots-parser (the highest over the shapes)', bytes, '<= 0.5x', bytes <= 0.5]);
+  return targets;
+}
+
+/** Runs every shape, prints the tables and the targets, and writes the JSON; returns the results. */
+export function runFrontierGroup(options: FrontierOptions): { results: ShapeResult[]; targets: { name: string; value: number; wanted: string; met: boolean }[] } {
+  const dirs = [...defaultHostDirs(), ...options.corpus];
+  const timing: Timing = options.quick ? { runs: 3, minPhaseMs: 20 } : { runs: 5, minPhaseMs: 200 };
+  const hostCount = loadHostFiles(dirs).length;
+  const results = shapes(options.quick, hostCount).map((shape) => runShape(dirs, shape, timing));
+  for (const result of results) printShape(result);
+  const targets = frontierTargets(results);
+  printTable('Frontier targets', ['target', 'measured', 'wanted', ''], targets.map(([name, value, wanted, ok]) => [name, value.toFixed(2), wanted, ok ? 'met' : 'NOT MET']));
+  const file = options.corpus.length === 0 ? 'frontier.json' : `frontier-${options.corpus.map((dir) => basename(dir)).join('+')}.json`;
+  const out = { date: new Date().toISOString(), quick: options.quick, dirs, seed: SEED, ...timing, results, targets: targets.map(([name, value, wanted, met]) => ({ name, value, wanted, met })) };
+  writeFileSync(new URL(`../../bench/${file}`, import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`\nbench/${file} written`);
+  return { results, targets: out.targets };
+}
