@@ -39,20 +39,21 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(charsOf(bytes, 0, bytes.length));
 }
 
+/** The bytes of base64 the package wrote itself (the embedded binary): decoded, not checked. */
+export function base64Bytes(text: string): Uint8Array {
+  return native !== undefined ? native.from(text, 'base64') : latin1Bytes(atob(text));
+}
+
 /**
  * The bytes of a base64 string, or undefined when it is not canonical base64 (what toBase64
  * writes): a value that decodes leniently must not pass for data.
  */
 export function fromBase64(text: string): Uint8Array | undefined {
   let bytes: Uint8Array;
-  if (native !== undefined) {
-    bytes = native.from(text, 'base64');
-  } else {
-    try {
-      bytes = latin1Bytes(atob(text));
-    } catch {
-      return undefined;
-    }
+  try {
+    bytes = base64Bytes(text);
+  } catch {
+    return undefined;
   }
   return toBase64(bytes) === text ? bytes : undefined;
 }

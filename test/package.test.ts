@@ -1,14 +1,14 @@
 // The package as a consumer gets it: `npm pack`, installed into a fresh folder, then used from
 // an ES module (the README's quick start), a CommonJS file, a TypeScript "module": "nodenext"
 // CommonJS build, and an application bundled for Node that runs a RobotsPool.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked } from './runtimes/packed.mjs';
+import { installPacked, run as runCommand } from './runtimes/packed.mjs';
+import { statedOutput } from './support/examples.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -20,17 +20,13 @@ let installLog: string;
 let removeConsumer: () => void;
 
 function run(file: string, args: string[], cwd: string): string {
-  return execFileSync(file, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return runCommand(file, args, { cwd });
 }
 
 /** The ```js block under a README heading. */
 function readmeBlock(heading: string): string {
   const section = readme.slice(readme.indexOf(`## ${heading}\n`));
   return /```js\n([\s\S]*?)```/.exec(section)![1];
-}
-
-function expectedOutput(code: string): string[] {
-  return [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1]);
 }
 
 beforeAll(() => {
@@ -76,7 +72,7 @@ describe('consumers of the installed package', () => {
   it("runs the README's quick start as an ES module", () => {
     const code = readmeBlock('Quick start');
     writeFileSync(join(consumer, 'quick-start.mjs'), code);
-    expect(run(process.execPath, ['quick-start.mjs'], consumer).trimEnd().split('\n')).toEqual(expectedOutput(code));
+    expect(run(process.execPath, ['quick-start.mjs'], consumer).trimEnd().split('\n')).toEqual(statedOutput(code));
   });
 
   it('loads with require() from a .cjs file, every entry point included', () => {
@@ -120,7 +116,7 @@ describe('consumers of the installed package', () => {
     // The installed package, by a link: the consumer's node_modules resolves it as any package.
     rmSync(join(project, 'node_modules'), { recursive: true, force: true });
     mkdirSync(join(project, 'node_modules'));
-    execFileSync('cp', ['-r', join(consumer, 'node_modules/robots-wasm'), join(project, 'node_modules/')]);
+    cpSync(join(consumer, 'node_modules/robots-wasm'), join(project, 'node_modules/robots-wasm'), { recursive: true });
     run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
     expect(readFileSync(join(project, 'out/main.js'), 'utf8')).toMatch(/require\("robots-wasm"\)/);
     expect(run(process.execPath, ['out/main.js'], project).trim()).toBe('false 2 1,0 false');

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { statedOutput } from './support/examples.js';
 
 const root = new URL('../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -33,7 +34,7 @@ function run(name: string, code: string): string[] {
 }
 
 function expectedOutput(code: string): string[] {
-  const expected = [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1]);
+  const expected = statedOutput(code);
   expect(expected.length).toBeGreaterThan(0);
   return expected;
 }

@@ -4,7 +4,7 @@
 
 import { WASM_BASE64 } from './binary.generated.js';
 import { Heap } from './memory.js';
-import { stringWriter, type StringWriter } from '../encoding.js';
+import { base64Bytes, stringWriter, type StringWriter } from '../encoding.js';
 
 /**
  * The module's exports (integers and pointers only; see assembly/index.ts). An address is a
@@ -65,16 +65,9 @@ export interface KernelExports {
 
 let compiledModule: WebAssembly.Module | undefined;
 
-function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /** The compiled WebAssembly.Module (compiled synchronously on first use unless init() did it). */
 export function wasmModule(): WebAssembly.Module {
-  compiledModule ??= new WebAssembly.Module(decodeBase64(WASM_BASE64));
+  compiledModule ??= new WebAssembly.Module(base64Bytes(WASM_BASE64));
   return compiledModule;
 }
 
@@ -108,7 +101,7 @@ export function init(): Promise<void> {
 
 async function instantiate(): Promise<void> {
   if (threadKernel !== undefined) return;
-  compiledModule ??= await WebAssembly.compile(decodeBase64(WASM_BASE64));
+  compiledModule ??= await WebAssembly.compile(base64Bytes(WASM_BASE64));
   const instance = await WebAssembly.instantiate(compiledModule, {});
   threadKernel ??= new Kernel(instance);
 }
