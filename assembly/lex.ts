@@ -358,3 +358,19 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
   lexResume = start;
   return count;
 }
+
+/**
+ * Moves `count` byte ranges of a body read by lexLines (start, end pairs of u32 at `ranges`,
+ * offsets from `body`, ascending and disjoint) to body + at, one after the other, and returns
+ * the offset past the last: how the group builder keeps a file's rule values without the
+ * rest of the body. A range only moves down, so it never overwrites one not moved yet.
+ */
+export function gatherRanges(body: usize, ranges: usize, count: i32, at: u32): u32 {
+  for (let i = 0; i < count; i++) {
+    const start = load<u32>(ranges + (<usize>i << 3));
+    const length = load<u32>(ranges + (<usize>i << 3), 4) - start;
+    memory.copy(body + at, body + start, length);
+    at += length;
+  }
+  return at;
+}

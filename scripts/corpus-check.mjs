@@ -62,10 +62,10 @@ function sameVerdicts(a, b) {
 }
 
 /**
- * A matcher's first checks up to src/matcher.ts's LINEAR_CHECKS (16) are answered by its linear
- * table: verdicts for the first LINEAR_MATCHERS * LINEAR_URLS of `urls` from fresh matchers,
- * LINEAR_URLS each, all of them linear (each parses the file again: more would cost the run most
- * of its time).
+ * A matcher's first checks, at least LINEAR_CHECKS (16) of URLs under 64 chars, are answered by
+ * its linear table (src/matcher.ts): verdicts for the first LINEAR_MATCHERS * LINEAR_URLS of
+ * `urls` from fresh matchers, LINEAR_URLS each, linear as long as the URLs are short (each
+ * parses the file again: more would cost the run most of its time).
  */
 const LINEAR_URLS = 16;
 const LINEAR_MATCHERS = 8;

@@ -9,7 +9,7 @@ const native: typeof Buffer | undefined = typeof Buffer === 'function' ? Buffer 
 /** Chars per String.fromCharCode call: far below any engine's argument limit. */
 const CHARS_PER_CALL = 8192;
 
-function charsOf(bytes: Uint8Array, start: number, end: number): string {
+function charsOf(bytes: Uint8Array | Uint16Array, start: number, end: number): string {
   const parts: string[] = [];
   for (let at = start; at < end; at += CHARS_PER_CALL) {
     parts.push(String.fromCharCode.apply(null, bytes.subarray(at, Math.min(end, at + CHARS_PER_CALL)) as unknown as number[]));
@@ -58,14 +58,19 @@ export function fromBase64(text: string): Uint8Array | undefined {
   return toBase64(bytes) === text ? bytes : undefined;
 }
 
-/** Writes a string into a fixed block of bytes: one byte per char, or two per UTF-16 unit. */
+/** Writes strings into, and reads them from, a fixed block of bytes: one byte per char, or two per UTF-16 unit. */
 export interface StringWriter {
   write(text: string, at: number, encoding: 'latin1' | 'utf16le'): void;
+  /** The bytes [start, end) as a string; 'utf16le' keeps unpaired surrogates. */
+  read(start: number, end: number, encoding: 'latin1' | 'utf16le'): string;
 }
 
 /** A StringWriter over the whole of `buffer` (Node's Buffer when there is one). */
 export function stringWriter(buffer: ArrayBufferLike): StringWriter {
-  if (native !== undefined) return native.from(buffer);
+  if (native !== undefined) {
+    const view = native.from(buffer);
+    return { write: (text, at, encoding) => void view.write(text, at, encoding), read: (start, end, encoding) => view.toString(encoding, start, end) };
+  }
   const u8 = new Uint8Array(buffer);
   return {
     write(text, at, encoding) {
@@ -78,6 +83,12 @@ export function stringWriter(buffer: ArrayBufferLike): StringWriter {
         u8[at + 2 * i] = unit & 0xff;
         u8[at + 2 * i + 1] = unit >>> 8;
       }
+    },
+    read(start, end, encoding) {
+      if (encoding === 'latin1') return charsOf(u8, start, end);
+      const units = new Uint16Array((end - start) >>> 1);
+      for (let i = 0; i < units.length; i++) units[i] = u8[start + 2 * i] | (u8[start + 2 * i + 1] << 8);
+      return charsOf(units, 0, units.length);
     },
   };
 }

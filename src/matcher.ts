@@ -57,13 +57,30 @@ class TableImage implements TableSource {
 }
 
 /**
- * URLs a matcher checks with its linear table (FLAG_LINEAR) before it compiles the full one:
- * about where, over real files checked one URL at a time, a matcher that compiled the full
- * table at once has repaid it. A linear check and a full compile both grow with the rules, so
- * the crossover moves little with a file's size and one count serves every file. A first batch
- * of more URLs compiles the full table only (matcherOf).
+ * A matcher answers from its linear table (FLAG_LINEAR) until its checks' work passes a
+ * budget, about where compiling the full table at once would have repaid itself, and then
+ * compiles the full one. A linear check tries each rule, and a rule's match may run the length
+ * of the path, so a check's work is counted as rules x (1 + url length / LINEAR_URL_STEP)
+ * (linearWork). The budget (linearBudget) is LINEAR_CHECKS such checks of short URLs, plus
+ * LINEAR_BASE_WORK for the full compile's fixed cost, which a file of few rules repays slowly.
+ * A check of more than MAX_LINEAR_WORK (many rules, a long URL: what a hostile file and its
+ * links can make) is never linear.
  */
 export const LINEAR_CHECKS = 16;
+const LINEAR_URL_STEP = 64;
+const LINEAR_BASE_WORK = 256;
+const MAX_LINEAR_WORK = 256 * 33;
+
+/** The work a linear check of a URL of `length` chars does with `rules` rules, Infinity past MAX_LINEAR_WORK (see LINEAR_CHECKS). */
+export function linearWork(rules: number, length: number): number {
+  const work = rules * (1 + Math.floor(length / LINEAR_URL_STEP));
+  return work > MAX_LINEAR_WORK ? Infinity : work;
+}
+
+/** The linear work a matcher of `rules` rules does before it compiles the full table (see LINEAR_CHECKS). */
+export function linearBudget(rules: number): number {
+  return rules * LINEAR_CHECKS + LINEAR_BASE_WORK;
+}
 
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
 // bounded whatever the input size.
@@ -99,8 +116,10 @@ export class Matcher {
   readonly #block = new TableBlock();
   /** Size of the table made last (it stays when the matcher is disposed). */
   #size: number;
-  /** Checks the linear table may still answer; Infinity once the table is the full one. */
+  /** Linear work the linear table may still do (linearBudget); Infinity once the table is the full one. */
   #linearLeft: number;
+  /** Rules the linear table tries per check (0 once the table is the full one). */
+  #linearRules: number;
   /** What the table is made from; undefined once disposed. */
   #source: TableSource | undefined;
   #onDispose: (() => void)[] | undefined;
@@ -120,7 +139,8 @@ export class Matcher {
   /** `ptr`: the table source built, or 0 to build it at its first use. */
   private constructor(source: TableSource, ptr: number) {
     this.#source = source;
-    this.#linearLeft = source.linear === true ? LINEAR_CHECKS : Infinity;
+    this.#linearRules = source.linear === true ? source.rules ?? 0 : 0;
+    this.#linearLeft = source.linear === true ? linearBudget(this.#linearRules) : Infinity;
     this.#size = 0;
     if (ptr !== 0) {
       this.#size = kernel().fn.tableSize(ptr) >>> 0;
@@ -160,15 +180,27 @@ export class Matcher {
     return block.ptr;
   }
 
-  /** Counts `checks` more checks; past LINEAR_CHECKS, the full table replaces the linear one. */
-  #charge(checks: number): void {
-    if ((this.#linearLeft -= checks) < 0) this.#upgrade();
+  /** Counts `work` more linear work (see LINEAR_CHECKS): past the budget, the full table replaces the linear one. */
+  #charge(work: number): void {
+    if ((this.#linearLeft -= work) < 0) this.#upgrade();
+  }
+
+  /** The linear work of checking urls[from, to), summed until it passes the budget. */
+  #urlsWork(urls: readonly string[], from: number, to: number): number {
+    const rules = this.#linearRules;
+    let work = 0;
+    for (let i = from; i < to && work <= this.#linearLeft; i++) {
+      const url = urls[i];
+      work += linearWork(rules, typeof url === 'string' ? url.length : 0);
+    }
+    return work;
   }
 
   /** Drops the linear table: the next #table() makes the full one, as after an eviction. */
   #upgrade(): void {
     if (this.#linearLeft === Infinity && this.#source?.linear !== true) return;
     this.#linearLeft = Infinity;
+    this.#linearRules = 0;
     const source = this.#source;
     if (source === undefined) return; // #table() says it was disposed
     source.upgrade?.();
@@ -225,7 +257,7 @@ export class Matcher {
   /** checkOne of the kernel for `url`: the deciding rule's number, or with `verdict` 1 (allowed) or 0. */
   #checkOne(url: string, fetched: boolean, verdict: boolean): number {
     requireString(url, 'url');
-    this.#charge(1);
+    if (this.#linearRules !== 0) this.#charge(linearWork(this.#linearRules, url.length));
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
     return kernel().checkUrl(table, url, fetched, verdict);
@@ -254,7 +286,7 @@ export class Matcher {
 
   /** checkMany for urls[from, to), with the verdicts written to out[from, to). */
   #checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array, fetched: boolean): void {
-    this.#charge(to - from);
+    if (this.#linearRules !== 0) this.#charge(this.#urlsWork(urls, from, to));
     const table = this.#table();
     const k = kernel();
     const batch = batchArea();
@@ -291,7 +323,7 @@ export class Matcher {
   /** checkLines by chunks: each chunk's output goes to `sink` as a view of kernel memory. */
   #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
-    if (this.#linearLeft !== Infinity) this.#charge(linesUpTo(bytes, this.#linearLeft + 1));
+    if (this.#linearRules !== 0) this.#charge(linesWork(bytes, this.#linearRules, this.#linearLeft));
     let table = this.#table();
     const k = kernel();
     let disallowed = 0;
@@ -319,24 +351,24 @@ export class Matcher {
   }
 }
 
-/** Lines in `bytes` (a final one without a line end counts), counted up to `most`. */
-function linesUpTo(bytes: Uint8Array, most: number): number {
-  let lines = 0;
+/** The linear work of checking the lines of `bytes` (a final one without a line end counts), summed until it passes `most`. */
+function linesWork(bytes: Uint8Array, rules: number, most: number): number {
+  let work = 0;
   let at = 0;
-  while (at < bytes.length && lines < most) {
-    const end = bytes.indexOf(10, at);
-    lines++;
-    if (end < 0) break;
+  while (at < bytes.length && work <= most) {
+    let end = bytes.indexOf(10, at);
+    if (end < 0) end = bytes.length;
+    work += linearWork(rules, end - at);
     at = end + 1;
   }
-  return lines;
+  return work;
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.
 
 /**
  * A matcher over the table `source` builds, and builds again whenever it was evicted: at its
- * first use when that is a linear table, so that a first batch of more than LINEAR_CHECKS URLs
+ * first use when that is a linear table, so that a first batch past the linear budget
  * compiles only the full one; now otherwise.
  */
 export function matcherOf(source: TableSource): Matcher {

@@ -6,13 +6,13 @@ import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
 import { compiledRule, decide, matcherOf, type Explanation, type Matcher } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
-import { buildGroups, groupsFor, sitemapUrls, valueText, valueTexts, type RobotsStructure, type RuleRecord } from './robots/groups.js';
+import { buildGroups } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 import { LINE_READER_ROOM } from './robots/parse.js';
-
-/** What a rule's and a group's records cost in the JS heap, about (RobotsTxt.retainedBytes). */
-const RULE_RECORD_BYTES = 64;
-const GROUP_RECORD_BYTES = 160;
+import {
+  agentIndex, agentTokens, groupCrawlDelay, groupRecords, groupsFor, groupWord, GROUP_LINE, hostTexts, ruleAllows, ruleLine, ruleOnLine,
+  ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
+} from './robots/structure.js';
 
 /** A rule as written in the file. */
 export interface RuleInfo {
@@ -43,6 +43,16 @@ export interface GroupSelection {
   lines: number[];
 }
 
+/** The parts of a RobotsTxt that most files never need (RobotsTxt.#rare). */
+interface RareState {
+  /** The groups by agent token, for a file with many (see wantsAgentIndex). */
+  agentIndex?: AgentIndex;
+  /** The matchers of agents that groups name, by agent key. */
+  namedMatchers?: Map<string, Matcher>;
+  groups?: readonly GroupInfo[];
+  sitemaps?: readonly string[];
+}
+
 /** retainedBytes, set by RobotsTxt's static block, which alone sees its private members. */
 let retained: (robots: RobotsTxt) => number;
 
@@ -55,12 +65,13 @@ export class RobotsTxt {
   /** Bytes that were parsed. */
   readonly parsedBytes: number;
   readonly #structure: RobotsStructure;
-  readonly #matchers = new Map<string, Matcher>();
+  /** The matcher of every agent that no group names: the `*` groups' rules. */
+  #globalMatcher: Matcher | undefined;
   /** The agent string last asked for and its matcher: a crawler asks with one agent, URL after URL. */
   #lastAgent: string | undefined;
   #lastMatcher: Matcher | undefined;
-  #groups: readonly GroupInfo[] | undefined;
-  #sitemaps: readonly string[] | undefined;
+  /** What few uses need, made on the first: a cache keeps a file per host, most never need it. */
+  #rare: RareState | undefined;
 
   private constructor({ bytes, truncated }: PreparedBody, mode: Mode) {
     this.mode = mode;
@@ -71,8 +82,9 @@ export class RobotsTxt {
 
   /** Sitemap URLs (absolute, as written, first occurrence of each), in file order. */
   get sitemaps(): readonly string[] {
-    this.#sitemaps ??= Object.freeze(sitemapUrls(this.#structure.values, this.#structure.sitemapRanges));
-    return this.#sitemaps;
+    const rare = (this.#rare ??= {});
+    rare.sitemaps ??= Object.freeze(sitemapUrls(this.#structure));
+    return rare.sitemaps;
   }
 
   /**
@@ -80,8 +92,7 @@ export class RobotsTxt {
    * written, in file order: no verdict depends on them.
    */
   get hosts(): readonly string[] {
-    const { values, hostRanges } = this.#structure;
-    return Object.freeze(valueTexts(values, hostRanges));
+    return Object.freeze(hostTexts(this.#structure));
   }
 
   /**
@@ -98,79 +109,69 @@ export class RobotsTxt {
 
   /** The groups of the file, in file order (decoded on first use). */
   get groups(): readonly GroupInfo[] {
-    this.#groups ??= Object.freeze(
-      this.#structure.groups.map((group) => {
+    const s = this.#structure;
+    const rare = (this.#rare ??= {});
+    rare.groups ??= Object.freeze(
+      groupRecords(s).map((group) => {
         const rules: RuleInfo[] = [];
         for (let r = group.ruleStart; r < group.ruleEnd; r++) {
-          const record = this.#structure.rules[r];
-          rules.push({ kind: record.allow ? 'allow' : 'disallow', pattern: this.#written(r), line: record.line });
+          rules.push({ kind: ruleAllows(s, r) ? 'allow' : 'disallow', pattern: ruleText(s, r), line: ruleLine(s, r) });
         }
-        return Object.freeze({ agents: Object.freeze([...group.agents]), global: group.global, line: group.line, rules: Object.freeze(rules), crawlDelay: group.crawlDelay });
+        return Object.freeze({ agents: Object.freeze(group.agents), global: group.global, line: group.line, rules: Object.freeze(rules), crawlDelay: group.crawlDelay });
       }),
     );
-    return this.#groups;
+    return rare.groups;
   }
 
   /** Product tokens named by any group, lowercased, in file order. */
   get agents(): readonly string[] {
-    return [...this.#structure.agentGroups.keys()];
+    return agentTokens(this.#structure);
   }
 
-  /** Index of the rule on `line` (rules are in file order, one per line). */
-  #ruleOnLine(line: number): number {
-    const rules = this.#structure.rules;
-    let lo = 0;
-    let hi = rules.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (rules[mid].line < line) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  #written(rule: number): string {
-    const record = this.#structure.rules[rule];
-    return valueText(this.#structure.values, record.valueStart, record.valueEnd);
+  #groupsFor(agent: string): { groups: number[]; specific: boolean } {
+    const s = this.#structure;
+    if (!wantsAgentIndex(s)) return groupsFor(s, agent, this.mode);
+    const rare = (this.#rare ??= {});
+    rare.agentIndex ??= agentIndex(s);
+    return groupsFor(s, agent, this.mode, rare.agentIndex);
   }
 
   /** Which groups apply to `agent`. */
   selectGroups(agent: string): GroupSelection {
     requireString(agent, 'agent');
-    const { groups, specific } = groupsFor(this.#structure, agent, this.mode);
+    const { groups, specific } = this.#groupsFor(agent);
     const source = groups.length === 0 ? 'none' : specific ? 'specific' : 'global';
-    return { source, lines: groups.map((g) => this.#structure.groups[g].line) };
+    return { source, lines: groups.map((g) => groupWord(this.#structure, g, GROUP_LINE)) };
   }
 
   /**
-   * The agent's merged group compiled into a table (cached: the same agent gets the same
-   * matcher until it is disposed).
+   * The agent's merged group compiled into a table (cached: agents with the same groups get
+   * the same matcher until it is disposed).
    */
   matcher(agent: string): Matcher {
     const last = this.#lastMatcher;
     if (agent === this.#lastAgent && last !== undefined && !last.disposed) return last;
     requireString(agent, 'agent');
-    const key = agentKey(agent, this.mode) ?? '*';
-    let matcher = this.#matchers.get(key);
-    if (matcher === undefined || matcher.disposed) {
-      matcher = matcherOf(compiledRules(this.#structure.values, this.#rulesFor(agent), this.mode));
-      this.#matchers.set(key, matcher);
+    const { groups, specific } = this.#groupsFor(agent);
+    let matcher: Matcher;
+    if (specific) {
+      const key = agentKey(agent, this.mode)!;
+      const named = ((this.#rare ??= {}).namedMatchers ??= new Map());
+      matcher = named.get(key) ?? this.#compile(groups);
+      if (matcher.disposed) matcher = this.#compile(groups);
+      named.set(key, matcher);
+    } else {
+      const global = this.#globalMatcher;
+      matcher = global !== undefined && !global.disposed ? global : this.#compile(groups);
+      this.#globalMatcher = matcher;
     }
     this.#lastAgent = agent;
     this.#lastMatcher = matcher;
     return matcher;
   }
 
-  #rulesFor(agent: string): RuleRecord[] {
-    const { groups } = groupsFor(this.#structure, agent, this.mode);
-    const rules: RuleRecord[] = [];
-    for (const g of groups) {
-      const group = this.#structure.groups[g];
-      for (let id = group.ruleStart; id < group.ruleEnd; id++) {
-        rules.push(this.#structure.rules[id]);
-      }
-    }
-    return rules;
+  #compile(groups: readonly number[]): Matcher {
+    return matcherOf(compiledRules(this.#structure, groups, this.mode));
   }
 
   /** May `agent` fetch `url` (a full URL or a path)? */
@@ -185,34 +186,40 @@ export class RobotsTxt {
     if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
     const compiled = compiledRule(matcher, r);
     // A derived rule (google mode's index.htm-as-directory) was written by the kernel, not the file.
-    const pattern = compiled.derived ? compiled.pattern : this.#written(this.#ruleOnLine(compiled.line));
+    const pattern = compiled.derived ? compiled.pattern : ruleText(this.#structure, ruleOnLine(this.#structure, compiled.line));
     return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } };
   }
 
   /** Crawl-delay in seconds from the agent's group (or the `*` group when none names it), if given. */
   crawlDelay(agent: string): number | undefined {
     requireString(agent, 'agent');
-    const { groups } = groupsFor(this.#structure, agent, this.mode);
-    for (const g of groups) {
-      const delay = this.#structure.groups[g].crawlDelay;
+    for (const g of this.#groupsFor(agent).groups) {
+      const delay = groupCrawlDelay(this.#structure, g);
       if (delay !== undefined) return delay;
     }
     return undefined;
   }
 
+  /** The matchers this file compiled. */
+  #matchers(): Matcher[] {
+    const all = [...(this.#rare?.namedMatchers?.values() ?? [])];
+    if (this.#globalMatcher !== undefined) all.push(this.#globalMatcher);
+    return all;
+  }
+
   static {
     retained = (robots) => {
-      const { values, rules, groups, sitemapRanges, hostRanges } = robots.#structure;
       let tables = 0;
-      for (const matcher of robots.#matchers.values()) if (!matcher.disposed) tables += matcher.byteLength;
-      return values.length + RULE_RECORD_BYTES * rules.length + GROUP_RECORD_BYTES * groups.length + 8 * (sitemapRanges.length + hostRanges.length) + tables;
+      for (const matcher of robots.#matchers()) if (!matcher.disposed) tables += matcher.byteLength;
+      return structureBytes(robots.#structure) + tables;
     };
   }
 
   /** Frees the tables of every matcher this file compiled. */
   dispose(): void {
-    for (const matcher of this.#matchers.values()) matcher.dispose();
-    this.#matchers.clear();
+    for (const matcher of this.#matchers()) matcher.dispose();
+    if (this.#rare !== undefined) this.#rare.namedMatchers = undefined;
+    this.#globalMatcher = undefined;
     this.#lastAgent = undefined;
     this.#lastMatcher = undefined;
   }
@@ -220,7 +227,7 @@ export class RobotsTxt {
 
 /**
  * Internal (RobotsCache's byte budget): about how many bytes a parsed file holds, its compiled
- * tables included: the kept values, an object per rule and group, the tables.
+ * tables included: the packed structure and the tables.
  */
 export function retainedBytes(robots: RobotsTxt): number {
   return retained(robots);

@@ -1,11 +1,11 @@
 // A matcher answers its first checks from a linear table (FLAG_LINEAR: the rules tried in
-// strength order) and compiles the full table once it has checked LINEAR_CHECKS URLs. These
+// strength order) and compiles the full table once its checks' work passes its linear budget
+// (src/matcher.ts). These
 // tests hold the two tables to the same answers, rule for rule, over the real files and
 // generated URLs in both modes, and hold the upgrade to leaving answers and images unchanged.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
-import { LINEAR_MAX_RULES } from '../src/compile/table.js';
-import { LINEAR_CHECKS } from '../src/matcher.js';
+import { linearBudget, linearWork } from '../src/matcher.js';
 import { FLAG_LINEAR } from '../src/wasm/abi.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import { corpusFiles } from './support/fixtures.js';
@@ -24,17 +24,33 @@ function urlsFor(robots: RobotsTxt, seed: number): string[] {
   return urls;
 }
 
-/** explain() of each URL by fresh (linear) matchers, LINEAR_CHECKS URLs each. */
+/** The number of rules `agent`'s groups hold. */
+function agentRules(robots: RobotsTxt, agent: string): number {
+  const lines = robots.selectGroups(agent).lines;
+  return robots.groups.filter((g) => lines.includes(g.line)).reduce((sum, g) => sum + g.rules.length, 0);
+}
+
+/** explain() of each URL by fresh (linear) matchers, as many URLs each as its linear budget allows. */
 function linearExplanations(body: Uint8Array | string, mode: Mode, agent: string, urls: readonly string[]) {
   const out = [];
-  for (let i = 0; i < urls.length; i += LINEAR_CHECKS) {
+  for (let i = 0; i < urls.length; ) {
     const robots = RobotsTxt.parse(body, { mode, maxBytes: Infinity });
+    const rules = agentRules(robots, agent);
+    let end = i;
+    for (let work = 0; end < urls.length && work + linearWork(rules, urls[end].length) <= linearBudget(rules); end++) work += linearWork(rules, urls[end].length);
+    // A URL too long to be checked linearly is left to the full table.
+    if (end === i) {
+      out.push(fullExplanations(body, mode, agent, [urls[i]])[0]);
+      i++;
+      continue;
+    }
     const matcher = robots.matcher(agent);
     const linearBytes = matcher.byteLength;
-    for (const url of urls.slice(i, i + LINEAR_CHECKS)) out.push(matcher.explain(url));
+    for (const url of urls.slice(i, end)) out.push(matcher.explain(url));
     // Still the linear table: the checks above did not cross the threshold.
     expect(matcher.byteLength).toBe(linearBytes);
     robots.dispose();
+    i = end;
   }
   return out;
 }
@@ -74,9 +90,11 @@ describe('linear tables', () => {
     }
   });
 
-  it('a matcher upgrades past LINEAR_CHECKS checks, and its verdicts do not change', () => {
+  it('a matcher upgrades past its linear budget, and its verdicts do not change', () => {
     const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nAllow: /index.html\n';
-    const urls = Array.from({ length: LINEAR_CHECKS }, (_, i) => ['/private', '/private/ok', '/a.pdf', '/x', '/', '/private/ok/x'][i % 6] + (i >= 6 ? `?${i}` : ''));
+    // URLs of fewer than 64 chars: each check's work is the 4 rules.
+    expect(linearBudget(4) / 4).toBe(80);
+    const urls = Array.from({ length: 80 }, (_, i) => ['/private', '/private/ok', '/a.pdf', '/x', '/', '/private/ok/x'][i % 6] + (i >= 6 ? `?${i}` : ''));
     for (const mode of MODES) {
       const robots = RobotsTxt.parse(body, { mode });
       const matcher = robots.matcher('Bot');
@@ -92,18 +110,26 @@ describe('linear tables', () => {
     }
   });
 
-  it('a batch larger than LINEAR_CHECKS upgrades first; checkLines counts its lines', () => {
+  it('a batch past the budget upgrades first; checkLines counts its lines', () => {
     const body = 'User-agent: *\nDisallow: /x\n';
+    const checks = linearBudget(1);
+    expect(checks).toBe(272);
     const robots = RobotsTxt.parse(body);
     const few = robots.matcher('Bot');
     const linearBytes = few.byteLength;
-    few.checkLines(new TextEncoder().encode(Array(LINEAR_CHECKS).fill('/x').join('\n')));
+    few.checkLines(new TextEncoder().encode(Array(checks).fill('/x').join('\n')));
     expect(few.byteLength).toBe(linearBytes);
     few.checkLines(new TextEncoder().encode('/y'));
     expect(few.byteLength).toBeGreaterThan(linearBytes);
     const many = RobotsTxt.parse(body).matcher('Bot');
-    expect(Array.from(many.checkMany(Array(LINEAR_CHECKS + 1).fill('/x')))).toEqual(Array(LINEAR_CHECKS + 1).fill(0));
+    expect(Array.from(many.checkMany(Array(checks + 1).fill('/x')))).toEqual(Array(checks + 1).fill(0));
     expect(many.byteLength).toBeGreaterThan(linearBytes);
+    // A long URL is more work: 5 of 255 chars spend what 20 short ones do.
+    const long = RobotsTxt.parse(body).matcher('Bot');
+    long.checkMany([...Array(5).fill(`/${'y'.repeat(254)}`), ...Array(checks - 20).fill('/x')]);
+    expect(long.byteLength).toBe(linearBytes);
+    long.isAllowed('/x');
+    expect(long.byteLength).toBeGreaterThan(linearBytes);
   });
 
   it('toBytes writes the full table: the same image fresh as after many checks', () => {
@@ -126,10 +152,16 @@ describe('linear tables', () => {
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(header\)/);
   });
 
-  it(`a group of more than LINEAR_MAX_RULES rules compiles the full table at once`, () => {
-    const rules = Array.from({ length: LINEAR_MAX_RULES + 1 }, (_, i) => `Disallow: /r${i}*x\n`).join('');
-    const matcher = RobotsTxt.parse(`User-agent: *\n${rules}`).matcher('Bot');
-    const size = matcher.byteLength;
-    expect(matcher.toBytes().length).toBe(size);
+  it('a file of thousands of rules answers short URLs linearly, and a check too large for that from the full table', () => {
+    const rules = Array.from({ length: 3000 }, (_, i) => `Disallow: /r${i}*x\n`).join('');
+    const body = `User-agent: *\n${rules}`;
+    const short = RobotsTxt.parse(body).matcher('Bot');
+    expect(short.isAllowed('/r2999/ax')).toBe(false);
+    const linearBytes = short.byteLength;
+    expect(linearBytes).toBeLessThan(short.toBytes().length);
+    // 3000 rules x a URL of 200 chars is past MAX_LINEAR_WORK: the full table answers.
+    const long = RobotsTxt.parse(body).matcher('Bot');
+    expect(long.isAllowed(`/r2999/${'a'.repeat(200)}x`)).toBe(false);
+    expect(long.byteLength).toBe(long.toBytes().length);
   });
 });

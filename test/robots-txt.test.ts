@@ -292,6 +292,19 @@ describe('groups and matchers', () => {
     expect(robots.isAllowed('/x', 'c')).toBe(false);
   });
 
+  it('gives every agent that no group names the one matcher of the * groups, and each named agent its own', () => {
+    const file = RobotsTxt.parse('user-agent: *\ndisallow: /x\nuser-agent: googlebot\ndisallow: /g\n');
+    const global = file.matcher('ExampleBot');
+    expect(file.matcher('OtherBot/1.0')).toBe(global);
+    expect(file.matcher('')).toBe(global);
+    const named = file.matcher('Googlebot');
+    expect(named).not.toBe(global);
+    expect([global.isAllowed('/x'), global.isAllowed('/g'), named.isAllowed('/x'), named.isAllowed('/g')]).toEqual([false, true, true, false]);
+    global.dispose();
+    expect(file.matcher('OtherBot')).not.toBe(global);
+    expect(file.isAllowed('/x', 'ExampleBot')).toBe(false);
+  });
+
   it('answers each agent from its own group when calls alternate between agents', () => {
     const file = RobotsTxt.parse('user-agent: a\ndisallow: /a\n\nuser-agent: b\ndisallow: /b\n');
     const verdicts = [];
@@ -341,6 +354,28 @@ describe('what a parsed file keeps of its body', () => {
     // Overwrite the scratch block the body was encoded into, then compile for the first time.
     RobotsTxt.parse(`user-agent: *\n${'disallow: /zzzzzzzz\n'.repeat(5000)}`).matcher('Other').checkMany(['/zzzzzzzz']);
     expectWhole(robots);
+  });
+
+  it('keeps every value of a file of more rules than one pass of the kernel moves, with other records among them', () => {
+    const lines = ['sitemap: https://a.example/first.xml', 'user-agent: *', 'crawl-delay: 2.5'];
+    for (let i = 0; i < 40_000; i++) lines.push(i % 1000 === 0 ? `host: h${i}.example\nsitemap: https://a.example/${i}.xml` : `${i % 2 ? 'allow' : 'disallow'}: /r${i}/`);
+    const robots = RobotsTxt.parse(lines.join('\n'), { maxBytes: Infinity });
+    const rules = robots.groups[0].rules;
+    expect(rules.length).toBe(39_960);
+    expect(rules[0]).toEqual({ kind: 'allow', pattern: '/r1/', line: 6 });
+    expect(rules.at(-1)?.pattern).toBe('/r39999/');
+    expect(robots.sitemaps.length).toBe(41);
+    expect(robots.sitemaps.at(-1)).toBe('https://a.example/39000.xml');
+    expect(robots.hosts.slice(0, 2)).toEqual(['h0.example', 'h1000.example']);
+    expect(robots.crawlDelay('Bot')).toBe(2.5);
+    expect(robots.isAllowed('/r39998/x', 'Bot')).toBe(false);
+    expect(robots.explain('/r39999/x', 'Bot').rule).toEqual({ kind: 'allow', pattern: '/r39999/', line: 40_043 });
+  });
+
+  it('a file of 100,000 sitemap lines and no rules keeps them all', () => {
+    const robots = RobotsTxt.parse(Array.from({ length: 100_000 }, (_, i) => `sitemap: https://a.example/${i}.xml`).join('\n'), { maxBytes: Infinity });
+    expect(robots.sitemaps.length).toBe(100_000);
+    expect(robots.isAllowed('/x', 'Bot')).toBe(true);
   });
 
   it('a byte body can be reused by the caller once parsed', () => {

@@ -2,188 +2,71 @@
 // Consecutive user-agent lines open one group and a user-agent line after a rule opens the
 // next; blank lines and other records (sitemap, crawl-delay, ...) never end a group; rules
 // before the first user-agent line belong to no group and are ignored. Each other record's
-// value goes where its directive's handler (DIRECTIVE_HANDLERS) puts it.
+// value goes where its directive's handler (DIRECTIVE_HANDLERS) puts it. The result is the
+// packed RobotsStructure of structure.ts.
 
-import { agentKey, asciiLower } from './agent.js';
+import { asciiLower } from './agent.js';
 import { asciiString } from '../wasm/strings.js';
-import { latin1Bytes, latin1Runs } from '../encoding.js';
+import { stringWriter, type StringWriter } from '../encoding.js';
+import { kernel } from '../wasm/kernel.js';
+import { alignUp } from '../wasm/memory.js';
 import type { Mode } from './options.js';
 import {
   DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_USER_AGENT, LINE_AGENT_GLOBAL,
 } from './directives.js';
-import { DIRECTIVE_IDS, forEachLineChunk, RECORD_WORDS } from './parse.js';
+import { DIRECTIVE_IDS, forEachLineChunk, LINE_READER_ROOM, RECORD_WORDS, type ChunkVisitor } from './parse.js';
+import {
+  GROUP_DELAY_END, GROUP_DELAY_START, GROUP_GLOBAL, GROUP_WORDS, HEADER_WORDS, RULE_WORDS, STRING_VALUES_MAX,
+  type KeptValues, type RobotsStructure,
+} from './structure.js';
 
-export interface RuleRecord {
-  allow: boolean;
-  /** 1-based line number in the file. */
-  line: number;
-  /** Byte range of the pattern as written (trimmed, comment removed) in RobotsStructure.values. */
-  valueStart: number;
-  valueEnd: number;
-}
-
-export interface GroupRecord {
-  /** Lowercased product tokens of the group's user-agent lines (`*` lines excluded). */
-  agents: string[];
-  /** A `user-agent: *` line names this group. */
-  global: boolean;
-  /** Line of the group's first user-agent line. */
-  line: number;
-  /** The group's rules are rules[ruleStart, ruleEnd). */
-  ruleStart: number;
-  ruleEnd: number;
-  /** First valid crawl-delay of the group, in seconds. */
-  crawlDelay: number | undefined;
-}
-
-export interface RobotsStructure {
-  /**
-   * The bytes of the values the structure keeps (rules, sitemaps, hosts), copied out of the
-   * body: a parsed file holds neither the body (often mostly comments, or an HTML page) nor
-   * the kernel memory a string body was read from. Up to STRING_VALUES_MAX bytes they are a
-   * string, one char per byte (Latin-1): a typed array of its own is an allocation outside
-   * the JS heap, dearer than a small string on it; a larger string would go to the heap's
-   * large-object space, dearer than the typed array.
-   */
-  values: KeptValues;
-  rules: RuleRecord[];
-  groups: GroupRecord[];
-  /** Byte ranges (start, end pairs) of the sitemap values in `values`, in file order. */
-  sitemapRanges: number[];
-  /** Byte ranges (start, end pairs) of the `Host:` values in `values`, in file order. */
-  hostRanges: number[];
-  /** Group indices by lowercased product token. */
-  agentGroups: Map<string, number[]>;
-  /** Indices of the groups a `*` line names. */
-  globalGroups: number[];
-}
-
-const decoder = new TextDecoder();
-
-/** A non-negative decimal number (`10`, `0.5`), or undefined; no exponents, signs or hex. */
-function parseSeconds(bytes: Uint8Array, start: number, end: number): number | undefined {
+/** A non-negative decimal number (`10`, `0.5`): no exponents, signs or hex. */
+function isSeconds(bytes: Uint8Array, start: number, end: number): boolean {
   let digits = 0;
   let dots = 0;
   for (let i = start; i < end; i++) {
     const c = bytes[i];
     if (c >= 0x30 && c <= 0x39) digits++;
     else if (c === 0x2e && dots === 0) dots++;
-    else return undefined;
+    else return false;
   }
-  if (digits === 0) return undefined;
-  return Number(decoder.decode(bytes.subarray(start, end)));
-}
-
-/** RobotsStructure.values: bytes, as a Latin-1 string when they are few. */
-export type KeptValues = string | Uint8Array;
-
-/** Kept values up to this many bytes are a string (see RobotsStructure.values). */
-const STRING_VALUES_MAX = 32 * 1024;
-
-/** The bytes values[start, end) (see RobotsStructure.values). */
-function valueBytes(values: KeptValues, start: number, end: number): Uint8Array {
-  return typeof values === 'string' ? latin1Bytes(values.slice(start, end)) : values.subarray(start, end);
-}
-
-/** The text of values[start, end) (see RobotsStructure.values), decoded as UTF-8. */
-export function valueText(values: KeptValues, start: number, end: number): string {
-  return decoder.decode(valueBytes(values, start, end));
-}
-
-/** The texts of the value ranges (start, end pairs) of `values`, in order. */
-export function valueTexts(values: KeptValues, ranges: readonly number[]): string[] {
-  const texts: string[] = [];
-  for (let i = 0; i < ranges.length; i += 2) texts.push(valueText(values, ranges[i], ranges[i + 1]));
-  return texts;
-}
-
-/** The absolute sitemap URLs among the recorded values, as written, each once, in file order. */
-export function sitemapUrls(values: KeptValues, ranges: readonly number[]): string[] {
-  return [...new Set(valueTexts(values, ranges).filter(hasScheme))];
-}
-
-function hasScheme(text: string): boolean {
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    const alpha = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-    if (!(alpha || (i > 0 && ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)))) break;
-    i++;
-  }
-  return i > 0 && text.charCodeAt(i) === 0x3a;
+  return digits > 0;
 }
 
 /**
- * Values closer than this share one copy: copying the bytes between them costs less than one
- * more copy call.
+ * What a group builder collects, in body positions, before finish() packs it: the rules
+ * (value start, value end, line * 2 + allow), the groups (GROUP_WORDS each, crawl-delay as a
+ * body range), the agent tokens and their groups, and the file-wide values' ranges.
  */
-const MAX_GAP = 256;
-
-/**
- * Collects the value ranges a structure keeps, in file order, as runs of body bytes, and
- * says where each range will be in the copy of those runs.
- */
-class ValueRuns {
-  /** Start, end pairs in the body. */
-  readonly #runs: number[] = [];
-  /** Bytes of the copy taken by the runs before the last. */
-  #before = 0;
-
-  /** Where `start` will be in the copy; ranges come in ascending order. */
-  keep(start: number, end: number): number {
-    const runs = this.#runs;
-    const last = runs.length - 2;
-    if (last < 0 || start - runs[last + 1] > MAX_GAP) {
-      if (last >= 0) this.#before += runs[last + 1] - runs[last];
-      runs.push(start, end);
-      return this.#before;
-    }
-    runs[last + 1] = end;
-    return this.#before + start - runs[last];
-  }
-
-  /** The runs of `bytes`, one after the other (see RobotsStructure.values). */
-  copy(bytes: Uint8Array): KeptValues {
-    const runs = this.#runs;
-    let size = 0;
-    for (let r = 0; r < runs.length; r += 2) size += runs[r + 1] - runs[r];
-    if (size <= STRING_VALUES_MAX) return latin1Runs(bytes, runs);
-    const values = new Uint8Array(size);
-    for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) values.set(bytes.subarray(runs[r], runs[r + 1]), at);
-    return values;
-  }
-}
-
-/** What a directive's handler may add to: the structure being built, and the body it reads. */
 interface GroupsBuilder {
   readonly bytes: Uint8Array;
-  readonly kept: ValueRuns;
-  readonly sitemapRanges: number[];
-  readonly hostRanges: number[];
+  readonly rules: number[];
+  readonly groups: number[];
+  readonly tokens: string[];
+  readonly tokenGroups: number[];
+  readonly sitemaps: number[];
+  readonly hosts: number[];
 }
 
 /**
- * Takes the value bytes[valueStart, valueEnd) of a line on `line` whose directive is not
- * user-agent, allow or disallow (those make the groups). `group` is the group the line is in:
- * the last one opened, or undefined before the first user-agent line. A handler cannot end
- * a group.
+ * Takes the value bytes[valueStart, valueEnd) of a line whose directive is not user-agent,
+ * allow or disallow (those make the groups). `group` is the group the line is in: the last one
+ * opened, or -1 before the first user-agent line. A handler cannot end a group.
  */
-type DirectiveHandler = (b: GroupsBuilder, group: GroupRecord | undefined, line: number, valueStart: number, valueEnd: number) => void;
-
-/** Keeps bytes[start, end) and adds its range in RobotsStructure.values to `ranges`. */
-function keepRange(b: GroupsBuilder, ranges: number[], start: number, end: number): void {
-  const at = b.kept.keep(start, end);
-  ranges.push(at, at + end - start);
-}
+type DirectiveHandler = (b: GroupsBuilder, group: number, valueStart: number, valueEnd: number) => void;
 
 /** Where the value of each directive of DIRECTIVE_TABLE goes, by name; a directive without one is ignored. */
 const DIRECTIVE_HANDLERS: { readonly [name: string]: DirectiveHandler } = {
-  sitemap: (b, _group, _line, start, end) => keepRange(b, b.sitemapRanges, start, end),
+  sitemap: (b, _group, start, end) => void b.sitemaps.push(start, end),
   // Yandex's preferred host, file-wide, which robots-parser reports.
-  host: (b, _group, _line, start, end) => keepRange(b, b.hostRanges, start, end),
+  host: (b, _group, start, end) => void b.hosts.push(start, end),
   // The group's first valid crawl-delay.
-  'crawl-delay': (b, group, _line, start, end) => {
-    if (group !== undefined && group.crawlDelay === undefined) group.crawlDelay = parseSeconds(b.bytes, start, end);
+  'crawl-delay': (b, group, start, end) => {
+    const at = group * GROUP_WORDS;
+    if (group >= 0 && b.groups[at + GROUP_DELAY_START] < 0 && isSeconds(b.bytes, start, end)) {
+      b.groups[at + GROUP_DELAY_START] = start;
+      b.groups[at + GROUP_DELAY_END] = end;
+    }
   },
 };
 
@@ -195,13 +78,7 @@ for (const [name, handler] of Object.entries(DIRECTIVE_HANDLERS)) {
   HANDLERS_BY_ID[id] = handler;
 }
 
-/** Reads a chunk of line records (see forEachLineChunk). */
-export type ChunkVisitor = (records: Uint32Array, count: number, firstLine: number) => void;
-
-/**
- * Builds the group structure of a robots.txt body. The structure keeps a copy of the values
- * it needs, not `bytes`.
- */
+/** Builds the group structure of a robots.txt body; it keeps a copy of the values it needs, not `bytes`. */
 export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   const builder = groupsBuilder(bytes, mode);
   forEachLineChunk(bytes, mode, builder.visit);
@@ -213,19 +90,12 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
  * linter): `visit` takes every chunk of records in order, `finish` returns the structure.
  */
 export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisitor; finish: () => RobotsStructure } {
-  const rules: RuleRecord[] = [];
-  const groups: GroupRecord[] = [];
-  const sitemapRanges: number[] = [];
-  const hostRanges: number[] = [];
-  const agentGroups = new Map<string, number[]>();
-  const globalGroups: number[] = [];
-  const kept = new ValueRuns();
-  const builder: GroupsBuilder = { bytes, kept, sitemapRanges, hostRanges };
-  let current: GroupRecord | undefined;
+  const b: GroupsBuilder = { bytes, rules: [], groups: [], tokens: [], tokenGroups: [], sitemaps: [], hosts: [] };
+  let group = -1;
   let inRules = false;
 
   // The records are a view of kernel memory: nothing below may call into the kernel.
-  const visit: ChunkVisitor = (records, count, firstLine) => {
+  const visit: ChunkVisitor = (records, first, count, firstLine) => {
     // Constants as locals (see RECORD_WORDS).
     const { stride, directiveFlagsAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
     const none = DIRECTIVE_NONE;
@@ -233,57 +103,165 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
     const allow = DIRECTIVE_ALLOW;
     const disallow = DIRECTIVE_DISALLOW;
     const handlers = HANDLERS_BY_ID;
-    for (let r = 0, at = 0; r < count; r++, at += stride) {
+    const { rules, groups } = b;
+    for (let r = 0, at = first; r < count; r++, at += stride) {
       const directive = records[at + directiveFlagsAt] & 0xff;
       if (directive === none) continue;
-      const line = firstLine + r;
       const valueStart = records[at + valueStartAt];
       const valueEnd = records[at + valueEndAt];
       if (directive === userAgent) {
-        if (current === undefined || inRules) {
-          current = { agents: [], global: false, line, ruleStart: rules.length, ruleEnd: rules.length, crawlDelay: undefined };
-          groups.push(current);
+        if (group < 0 || inRules) {
+          group++;
+          groups.push(firstLine + r, rules.length / 3, 0, -1, -1);
           inRules = false;
         }
-        const index = groups.length - 1;
         const token = records[at + agentAt];
         if (token === LINE_AGENT_GLOBAL) {
-          if (!current.global) {
-            current.global = true;
-            globalGroups.push(index);
-          }
+          groups[group * GROUP_WORDS + GROUP_GLOBAL] = 1;
           continue;
         }
-        const name = asciiLower(asciiString(bytes, valueStart, valueStart + token));
         // An empty token (`*bot`, `/x`) names no product; only the reference's quirk of
         // comparing it with an empty caller agent keeps it, in google mode.
-        if (name.length === 0 && mode === 'rfc') continue;
-        current.agents.push(name);
-        const list = agentGroups.get(name);
-        if (list === undefined) agentGroups.set(name, [index]);
-        else if (list[list.length - 1] !== index) list.push(index);
+        if (token === 0 && mode === 'rfc') continue;
+        b.tokens.push(asciiLower(asciiString(bytes, valueStart, valueStart + token)), '\n');
+        b.tokenGroups.push(group);
       } else if (directive === allow || directive === disallow) {
-        if (current === undefined) continue;
-        const at = kept.keep(valueStart, valueEnd);
-        rules.push({ allow: directive === allow, line, valueStart: at, valueEnd: at + valueEnd - valueStart });
-        current.ruleEnd = rules.length;
+        if (group < 0) continue;
+        rules.push(valueStart, valueEnd, 2 * (firstLine + r) + (directive === allow ? 1 : 0));
         inRules = true;
       } else {
-        handlers[directive]?.(builder, current, line, valueStart, valueEnd);
+        handlers[directive]?.(b, group, valueStart, valueEnd);
       }
     }
   };
-  const finish = () => ({ values: kept.copy(bytes), rules, groups, sitemapRanges, hostRanges, agentGroups, globalGroups });
-  return { visit, finish };
+  return { visit, finish: () => pack(b) };
 }
 
+/** Bytes of the staging arrays kept between parses: larger ones are made for their parse alone. */
+const KEPT_STAGING_BYTES = 64 * 1024;
+
+/** A reusable array for what a parse sets aside, and a reader of it as a string. */
+class Staging<T extends Uint8Array | Uint16Array> {
+  #array: T;
+  #text: StringWriter;
+
+  constructor(private readonly make: (length: number) => T) {
+    this.#array = make(4096);
+    this.#text = stringWriter(this.#array.buffer);
+  }
+
+  /** An array of at least `length` elements, this one's when it is large enough. */
+  take(length: number): T {
+    if (length <= this.#array.length) return this.#array;
+    const fresh = this.make(Math.max(length, 2 * this.#array.length));
+    if (fresh.byteLength <= KEPT_STAGING_BYTES) {
+      this.#array = fresh;
+      this.#text = stringWriter(fresh.buffer);
+    }
+    return fresh;
+  }
+
+  /** array[0, length) as UTF-16 units, `array` being what take() returned. */
+  units(array: T, length: number): string {
+    const text = array === this.#array ? this.#text : stringWriter(array.buffer);
+    return text.read(0, 2 * length, 'utf16le');
+  }
+}
+
+const wordStaging = new Staging((length) => new Uint16Array(length));
+const otherStaging = new Staging((length) => new Uint8Array(length));
+
+/** The builder's findings as a RobotsStructure: values copied back to back, body ranges turned into value ranges. */
+function pack(b: GroupsBuilder): RobotsStructure {
+  const { rules, groups, tokenGroups, sitemaps, hosts } = b;
+  const ruleTotal = rules.length / 3;
+  const count = HEADER_WORDS + RULE_WORDS * ruleTotal + 1 + groups.length + tokenGroups.length + sitemaps.length + hosts.length;
+  const units = wordStaging.take(2 * count);
+  let at = 0;
+  const put = (value: number) => {
+    units[at++] = value & 0xffff;
+    units[at++] = value >>> 16;
+  };
+  put(ruleTotal);
+  put(groups.length / GROUP_WORDS);
+  put(tokenGroups.length);
+  put(sitemaps.length / 2);
+  put(hosts.length / 2);
+  const values = new KeptValuesBuilder(b);
+  for (let r = 0, valueAt = 0; r < rules.length; r += 3) {
+    put(valueAt);
+    put(rules[r + 2]);
+    valueAt += rules[r + 1] - rules[r];
+  }
+  put(values.ruleBytes);
+  // The other values follow the rules' in this order: crawl-delays, sitemaps, hosts.
+  let otherAt = values.ruleBytes;
+  for (let g = 0; g < groups.length; g += GROUP_WORDS) {
+    const delayStart = groups[g + GROUP_DELAY_START];
+    for (let w = 0; w < GROUP_WORDS; w++) {
+      if (w === GROUP_DELAY_START && delayStart >= 0) put(otherAt);
+      else if (w === GROUP_DELAY_END && delayStart >= 0) put((otherAt += groups[g + GROUP_DELAY_END] - delayStart));
+      else put(groups[g + w]);
+    }
+  }
+  for (const group of tokenGroups) put(group);
+  for (const ranges of [sitemaps, hosts]) {
+    for (let i = 0; i < ranges.length; i += 2) {
+      put(otherAt);
+      put((otherAt += ranges[i + 1] - ranges[i]));
+    }
+  }
+  return { values: values.finish(), words: wordStaging.units(units, at), tokens: b.tokens.join('') };
+}
+
+/** Rule ranges written per gatherRanges call: their records fill the line reader's room above the body. */
+const GATHER_RANGES = LINE_READER_ROOM / 8;
+
 /**
- * The groups whose rules apply to `agent`: every group naming it, merged; or, when none
- * does, every `*` group (RFC 9309 2.2.1). Also says which of the two it was.
+ * The values a structure keeps, copied out of the body in the order pack() places them: the
+ * rules' values moved together by the kernel in the body's own block (only down, so the body
+ * is read as it is overwritten), then the others' (crawl-delays, sitemaps, hosts), which are
+ * few, set aside in JS before that and written after them.
  */
-export function groupsFor(structure: RobotsStructure, agent: string, mode: Mode): { groups: number[]; specific: boolean } {
-  const key = agentKey(agent, mode);
-  const named = key === undefined ? undefined : structure.agentGroups.get(key);
-  if (named !== undefined) return { groups: named, specific: true };
-  return { groups: structure.globalGroups, specific: false };
+class KeptValuesBuilder {
+  readonly ruleBytes: number;
+  readonly #b: GroupsBuilder;
+
+  constructor(b: GroupsBuilder) {
+    this.#b = b;
+    let ruleBytes = 0;
+    for (let r = 0; r < b.rules.length; r += 3) ruleBytes += b.rules[r + 1] - b.rules[r];
+    this.ruleBytes = ruleBytes;
+  }
+
+  finish(): KeptValues {
+    const { bytes, rules, groups, sitemaps, hosts } = this.#b;
+    const others: number[] = [];
+    for (let g = 0; g < groups.length; g += GROUP_WORDS) {
+      if (groups[g + GROUP_DELAY_START] >= 0) others.push(groups[g + GROUP_DELAY_START], groups[g + GROUP_DELAY_END]);
+    }
+    for (const ranges of [sitemaps, hosts]) for (const offset of ranges) others.push(offset);
+    let otherSize = 0;
+    for (let i = 0; i < others.length; i += 2) otherSize += others[i + 1] - others[i];
+    const otherBytes = otherStaging.take(otherSize);
+    for (let i = 0, at = 0; i < others.length; i += 2) for (let j = others[i]; j < others[i + 1]; j++) otherBytes[at++] = bytes[j];
+    const k = kernel();
+    // The body in the scratch block (where forEachLineChunk read it, for a string body) with
+    // the line reader's room above it for the rule ranges.
+    const body = k.scratch(alignUp(bytes.length, 8) + LINE_READER_ROOM);
+    if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== body) k.u8.set(bytes, body);
+    const rangesAt = body + alignUp(bytes.length, 8);
+    let end = 0;
+    for (let r = 0; r < rules.length; ) {
+      let n = 0;
+      for (; n < GATHER_RANGES && r < rules.length; n++, r += 3) {
+        k.u32[rangesAt / 4 + 2 * n] = rules[r];
+        k.u32[rangesAt / 4 + 2 * n + 1] = rules[r + 1];
+      }
+      end = k.fn.gatherRanges(body, rangesAt, n, end);
+    }
+    if (otherSize > 0) k.u8.set(otherBytes.subarray(0, otherSize), body + end);
+    const size = end + otherSize;
+    return size <= STRING_VALUES_MAX ? k.readString(body, body + size, 'latin1') : k.u8.slice(body, body + size);
+  }
 }

@@ -4,7 +4,8 @@
 
 import { GOOGLE_MAX_LINE_BYTES, parseLines, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
-import { groupsBuilder, valueText, type RobotsStructure } from './groups.js';
+import { groupsBuilder } from './groups.js';
+import { groupRecords, ruleAllows, ruleLine, ruleText, type RobotsStructure } from './structure.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
@@ -130,12 +131,10 @@ interface WrittenRule {
  */
 function redundantRules(structure: RobotsStructure, mode: Mode, add: (line: number, severity: Severity, code: string, message: string) => void): void {
   const reported = new Set<string>();
-  const { values } = structure;
-  const groups = structure.groups.map((g) => {
+  const groups = groupRecords(structure).map((g) => {
     const rules: WrittenRule[] = [];
     for (let r = g.ruleStart; r < g.ruleEnd; r++) {
-      const { allow, line, valueStart, valueEnd } = structure.rules[r];
-      rules.push({ kind: allow ? 'allow' : 'disallow', pattern: valueText(values, valueStart, valueEnd), line });
+      rules.push({ kind: ruleAllows(structure, r) ? 'allow' : 'disallow', pattern: ruleText(structure, r), line: ruleLine(structure, r) });
     }
     return { agents: g.agents, global: g.global, rules };
   });

@@ -110,17 +110,17 @@ export const LINE_READER_ROOM = CHUNK_LINES * LINE_SIZE + 8;
 const MAX_BODY_BYTES = 2 ** 31 - 1 - LINE_READER_ROOM;
 
 /**
- * Reads every line of `bytes` and hands the records to `visit` a chunk at a time: `records`
- * holds `count` lines of LINE_SIZE / 4 u32 each (layout in src/robots/directives.ts), the first
- * being line `firstLine` (1-based). `records` is a view of kernel memory, valid only during
- * the call: `visit` must not use the kernel, and must copy what it keeps. Returns the number
- * of lines.
+ * Reads a chunk of line records: `records` holds, from word `at`, `count` lines of LINE_SIZE / 4
+ * u32 each (layout in src/robots/directives.ts), the first being line `firstLine` (1-based).
  */
-export function forEachLineChunk(
-  bytes: Uint8Array,
-  mode: Mode,
-  visit: (records: Uint32Array, count: number, firstLine: number) => void,
-): number {
+export type ChunkVisitor = (records: Uint32Array, at: number, count: number, firstLine: number) => void;
+
+/**
+ * Reads every line of `bytes` and hands the records to `visit` a chunk at a time. `records` is
+ * a view of kernel memory, valid only during the call: `visit` must not use the kernel, and
+ * must copy what it keeps. Returns the number of lines.
+ */
+export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisitor): number {
   // The line reader's positions are i32.
   if (bytes.length > MAX_BODY_BYTES) {
     throw new RangeError(`robots-wasm: a body of ${bytes.length} bytes is more than the ${MAX_BODY_BYTES} bytes the line reader can address (lower maxBytes)`);
@@ -138,7 +138,8 @@ export function forEachLineChunk(
   while (from >= 0) {
     const count = k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES);
     from = k.fn.lexNext();
-    visit(new Uint32Array(k.u8.buffer, recordsAt, count * (LINE_SIZE / 4)), count, lines + 1);
+    // The kernel's view of the whole memory: a view per chunk would be an allocation per file.
+    visit(k.u32, recordsAt / 4, count, lines + 1);
     lines += count;
   }
   return lines;
@@ -154,7 +155,7 @@ export function parseLines(
   bytes: Uint8Array,
   mode: Mode,
   onLine: (line: RobotsLine) => void,
-  onChunk?: (records: Uint32Array, count: number, firstLine: number) => void,
+  onChunk?: ChunkVisitor,
 ): number {
   const line: RobotsLine = {
     number: 0, kind: null, directive: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
@@ -163,9 +164,9 @@ export function parseLines(
   };
   const chunks: { records: Uint32Array; count: number; firstLine: number }[] = [];
   // Copies: onLine may use the kernel, which would overwrite the records.
-  const lines = forEachLineChunk(bytes, mode, (records, count, firstLine) => {
-    onChunk?.(records, count, firstLine);
-    chunks.push({ records: records.slice(), count, firstLine });
+  const lines = forEachLineChunk(bytes, mode, (records, at, count, firstLine) => {
+    onChunk?.(records, at, count, firstLine);
+    chunks.push({ records: records.slice(at, at + count * RECORD_WORDS.stride), count, firstLine });
   });
   for (const { records, count, firstLine } of chunks) emit(records, count, firstLine, line, onLine);
   return lines;

@@ -23,6 +23,7 @@ export interface KernelExports {
   pathOf(url: number, len: number, how: number, dst: number): number;
   lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number): number;
   lexNext(): number;
+  gatherRanges(body: number, ranges: number, count: number, at: number): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
@@ -121,6 +122,8 @@ export class Kernel {
   readonly heap: Heap;
   /** View over the whole memory; replaced whenever the memory grows. */
   u8: Uint8Array;
+  /** The same memory as 32-bit words (word i at address 4i); replaced with u8. */
+  u32: Uint32Array;
   dv: DataView;
   private scratchPtr = 0;
   private scratchSize = 0;
@@ -133,18 +136,20 @@ export class Kernel {
    * old buffer is detached and a view of it has length 0, so scratchView makes a new one.
    */
   #scratchView: Uint8Array | undefined;
-  /** Writes strings into the whole memory; replaced when the memory grows. */
+  /** Writes strings into, and reads them from, the whole memory; replaced when the memory grows. */
   #writer: StringWriter | undefined;
 
   constructor(instance: WebAssembly.Instance) {
     this.fn = instance.exports as unknown as KernelExports;
     this.u8 = new Uint8Array(this.fn.memory.buffer);
+    this.u32 = new Uint32Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
     this.heap = new Heap(this.fn.memory, this.fn.heapBase() >>> 0, () => this.refreshViews());
   }
 
   private refreshViews(): void {
     this.u8 = new Uint8Array(this.fn.memory.buffer);
+    this.u32 = new Uint32Array(this.fn.memory.buffer);
     this.dv = new DataView(this.fn.memory.buffer);
     this.#writer = undefined;
     this.#urlUnits = 0;
@@ -157,6 +162,12 @@ export class Kernel {
   writeString(text: string, at: number, encoding: 'latin1' | 'utf16le'): void {
     this.#writer ??= stringWriter(this.fn.memory.buffer);
     this.#writer.write(text, at, encoding);
+  }
+
+  /** The memory [start, end) as a string: 'latin1' one char per byte, 'utf16le' one per two bytes. */
+  readString(start: number, end: number, encoding: 'latin1' | 'utf16le'): string {
+    this.#writer ??= stringWriter(this.fn.memory.buffer);
+    return this.#writer.read(start, end, encoding);
   }
 
   /**

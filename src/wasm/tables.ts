@@ -28,6 +28,8 @@ export interface TableSource {
   build(): number;
   /** Whether build() makes a linear table (FLAG_LINEAR) now; absent: never. */
   readonly linear?: boolean;
+  /** The rules a linear table of it tries per check. */
+  readonly rules?: number;
   /** Makes build() make the full table from now on. */
   upgrade?(): void;
 }

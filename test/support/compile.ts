@@ -1,8 +1,9 @@
-// Compiling pattern strings straight into a matcher, for tests that compare the kernel with
-// brute force on exact pattern bytes (google mode leaves ASCII patterns as they are).
+// Compiling pattern strings straight into a matcher's full table, for tests that compare the
+// kernel with brute force on exact pattern bytes (google mode leaves ASCII patterns as they are).
 import { compiledRules } from '../../src/compile/table.js';
 import { matcherOf, type Matcher } from '../../src/matcher.js';
 import type { Mode } from '../../src/robots/options.js';
+import { GROUP_WORDS, HEADER_WORDS, RULE_WORDS, type RobotsStructure } from '../../src/robots/structure.js';
 import { kernel } from '../../src/wasm/kernel.js';
 
 export interface PatternRule {
@@ -12,14 +13,26 @@ export interface PatternRule {
 }
 
 export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'google'): Matcher {
-  const bytes = Buffer.from(rules.map((r) => r.pattern).join('')).toString('latin1');
+  // One group (line 0, no agents) holding the rules, their values back to back.
+  const values = Buffer.from(rules.map((r) => r.pattern).join('')).toString('latin1');
+  const words = new Int32Array(HEADER_WORDS + RULE_WORDS * rules.length + 1 + GROUP_WORDS);
+  words.set([rules.length, 1, 0, 0, 0]);
   let at = 0;
-  const inputs = rules.map((r) => {
-    const valueStart = at;
+  rules.forEach((r, i) => {
+    words[HEADER_WORDS + RULE_WORDS * i] = at;
+    words[HEADER_WORDS + RULE_WORDS * i + 1] = 2 * r.line + (r.allow ? 1 : 0);
     at += new TextEncoder().encode(r.pattern).length;
-    return { allow: r.allow, line: r.line, valueStart, valueEnd: at };
   });
-  return matcherOf(compiledRules(bytes, inputs, mode));
+  const groupAt = HEADER_WORDS + RULE_WORDS * rules.length;
+  words[groupAt] = at;
+  words.set([0, 0, 0, -1, -1], groupAt + 1);
+  const units = new Uint16Array(2 * words.length);
+  words.forEach((w, i) => units.set([w & 0xffff, w >>> 16], 2 * i));
+  const structure: RobotsStructure = { values, words: String.fromCharCode(...units), tokens: '' };
+  // The full table from the first check: these tests hold the trie and the key filter to brute force.
+  const source = compiledRules(structure, [0], mode);
+  source.upgrade?.();
+  return matcherOf(source);
 }
 
 /** The kernel's two-way search: leftmost index >= from of `needle` in `haystack`, or -1. */

@@ -1,0 +1,293 @@
+// groups -> the parsed file as a cache keeps it: what src/robots/groups.ts builds from the line
+// records, packed into three values (bytes, numbers, agent names) rather than an object per
+// rule and group, because a crawler keeps one per host for a day; and the readers of it.
+
+import { latin1Bytes } from '../encoding.js';
+import { agentKey } from './agent.js';
+import type { Mode } from './options.js';
+
+/**
+ * A parsed file's groups, rules and file-wide values.
+ *
+ * `words` holds 32-bit integers, each as two UTF-16 units (low half, high half): a string
+ * rather than an Int32Array, which would cost an ArrayBuffer and an allocation outside the JS
+ * heap per parsed file, several times the time and bytes of a small string. In this order:
+ * - HEADER_WORDS words: the number of rules, groups, agent tokens, sitemaps and hosts;
+ * - RULE_WORDS words per rule, in file order: where its value starts in `values`, and
+ *   line * 2 + 1 for allow (+ 0 for disallow); then one word, where the last rule's value ends
+ *   (the rules' values are back to back, so each one ends where the next starts);
+ * - GROUP_WORDS words per group, in file order: the line of its first user-agent line, its first
+ *   rule (its rules run to the next group's first), 1 when a `*` line names it, and the value
+ *   range of its first valid crawl-delay (-1, -1 without one);
+ * - one word per agent token of `tokens`: the group its line is in;
+ * - two words per sitemap, then per `Host:` value, in file order: its value range.
+ */
+export interface RobotsStructure {
+  /** The values kept: the rules' (back to back, in file order), then the others'. */
+  readonly values: KeptValues;
+  readonly words: string;
+  /** The lowercased product token of each user-agent line but `*` ones, each followed by '\n', in file order. */
+  readonly tokens: string;
+}
+
+/**
+ * RobotsStructure.values: the bytes, as a Latin-1 string (one char per byte) up to
+ * STRING_VALUES_MAX bytes: a typed array of its own is an allocation outside the JS heap,
+ * dearer than a small string on it; a larger string would go to the heap's large-object
+ * space, dearer than the typed array.
+ */
+export type KeptValues = string | Uint8Array;
+
+/** Kept values up to this many bytes are a string (see KeptValues). */
+export const STRING_VALUES_MAX = 32 * 1024;
+
+// RobotsStructure.words layout (described there).
+export const HEADER_WORDS = 5;
+export const RULE_WORDS = 2;
+export const GROUP_WORDS = 5;
+export const GROUP_LINE = 0;
+export const GROUP_FIRST_RULE = 1;
+export const GROUP_GLOBAL = 2;
+export const GROUP_DELAY_START = 3;
+export const GROUP_DELAY_END = 4;
+
+/** Agent tokens past this many are looked up through a map (agentIndex) rather than a scan. */
+const SCANNED_TOKENS = 32;
+
+const decoder = new TextDecoder();
+
+/** The 32-bit integer at `index` of s.words. */
+export function word(s: RobotsStructure, index: number): number {
+  return s.words.charCodeAt(2 * index) | (s.words.charCodeAt(2 * index + 1) << 16);
+}
+
+export function ruleCount(s: RobotsStructure): number {
+  return word(s, 0);
+}
+
+export function groupCount(s: RobotsStructure): number {
+  return word(s, 1);
+}
+
+function tokenCount(s: RobotsStructure): number {
+  return word(s, 2);
+}
+
+function groupsAt(s: RobotsStructure): number {
+  return HEADER_WORDS + RULE_WORDS * ruleCount(s) + 1;
+}
+
+function tokensAt(s: RobotsStructure): number {
+  return groupsAt(s) + GROUP_WORDS * groupCount(s);
+}
+
+function sitemapsAt(s: RobotsStructure): number {
+  return tokensAt(s) + tokenCount(s);
+}
+
+function hostsAt(s: RobotsStructure): number {
+  return sitemapsAt(s) + 2 * word(s, 3);
+}
+
+export function ruleValueStart(s: RobotsStructure, rule: number): number {
+  return word(s, HEADER_WORDS + RULE_WORDS * rule);
+}
+
+export function ruleValueEnd(s: RobotsStructure, rule: number): number {
+  return word(s, HEADER_WORDS + RULE_WORDS * (rule + 1));
+}
+
+export function ruleLine(s: RobotsStructure, rule: number): number {
+  return word(s, HEADER_WORDS + RULE_WORDS * rule + 1) >>> 1;
+}
+
+export function ruleAllows(s: RobotsStructure, rule: number): boolean {
+  return (word(s, HEADER_WORDS + RULE_WORDS * rule + 1) & 1) === 1;
+}
+
+/** The rule's value as written (trimmed, comment removed). */
+export function ruleText(s: RobotsStructure, rule: number): string {
+  return valueText(s.values, ruleValueStart(s, rule), ruleValueEnd(s, rule));
+}
+
+/** Index of the rule on `line`, which holds a rule (rules are in file order, one per line). */
+export function ruleOnLine(s: RobotsStructure, line: number): number {
+  let lo = 0;
+  let hi = ruleCount(s) - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ruleLine(s, mid) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A group's field (GROUP_*). */
+export function groupWord(s: RobotsStructure, group: number, field: number): number {
+  return word(s, groupsAt(s) + GROUP_WORDS * group + field);
+}
+
+/** The group's rules are [groupRuleStart, groupRuleEnd). */
+export function groupRuleStart(s: RobotsStructure, group: number): number {
+  return groupWord(s, group, GROUP_FIRST_RULE);
+}
+
+export function groupRuleEnd(s: RobotsStructure, group: number): number {
+  return group + 1 < groupCount(s) ? groupRuleStart(s, group + 1) : ruleCount(s);
+}
+
+/** The group's first valid crawl-delay, in seconds. */
+export function groupCrawlDelay(s: RobotsStructure, group: number): number | undefined {
+  const start = groupWord(s, group, GROUP_DELAY_START);
+  return start < 0 ? undefined : Number(valueText(s.values, start, groupWord(s, group, GROUP_DELAY_END)));
+}
+
+/** A group, decoded. */
+export interface GroupRecord {
+  /** Lowercased product tokens of the group's user-agent lines (`*` lines excluded). */
+  agents: string[];
+  /** A `user-agent: *` line names this group. */
+  global: boolean;
+  /** Line of the group's first user-agent line. */
+  line: number;
+  /** The group's rules are rules [ruleStart, ruleEnd). */
+  ruleStart: number;
+  ruleEnd: number;
+  crawlDelay: number | undefined;
+}
+
+/** Every group, decoded, in file order. */
+export function groupRecords(s: RobotsStructure): GroupRecord[] {
+  const groups: GroupRecord[] = [];
+  for (let g = 0; g < groupCount(s); g++) {
+    groups.push({
+      agents: [], global: groupWord(s, g, GROUP_GLOBAL) === 1, line: groupWord(s, g, GROUP_LINE), ruleStart: groupRuleStart(s, g),
+      ruleEnd: groupRuleEnd(s, g), crawlDelay: groupCrawlDelay(s, g),
+    });
+  }
+  forEachToken(s, (token, group) => groups[group].agents.push(token));
+  return groups;
+}
+
+/** Calls `visit` with each agent token of the file and its group, in file order. */
+function forEachToken(s: RobotsStructure, visit: (token: string, group: number) => void): void {
+  const { tokens } = s;
+  const at = tokensAt(s);
+  for (let t = 0, from = 0; from < tokens.length; t++) {
+    const end = tokens.indexOf('\n', from);
+    visit(tokens.slice(from, end), word(s, at + t));
+    from = end + 1;
+  }
+}
+
+/** The distinct agent tokens, in file order. */
+export function agentTokens(s: RobotsStructure): string[] {
+  const seen = new Set<string>();
+  forEachToken(s, (token) => seen.add(token));
+  return [...seen];
+}
+
+/** Groups by agent token, for files with many tokens (see groupsFor). */
+export type AgentIndex = Map<string, number[]>;
+
+/** The groups naming each agent token, in file order. */
+export function agentIndex(s: RobotsStructure): AgentIndex {
+  const index: AgentIndex = new Map();
+  forEachToken(s, (token, group) => {
+    const list = index.get(token);
+    if (list === undefined) index.set(token, [group]);
+    else if (list[list.length - 1] !== group) list.push(group);
+  });
+  return index;
+}
+
+/** Whether the file has so many agent tokens that groupsFor wants an AgentIndex. */
+export function wantsAgentIndex(s: RobotsStructure): boolean {
+  return tokenCount(s) > SCANNED_TOKENS;
+}
+
+/** The groups a token of the file names, in file order, by a scan of the tokens. */
+function groupsNaming(s: RobotsStructure, key: string): number[] {
+  const { tokens } = s;
+  const at = tokensAt(s);
+  const groups: number[] = [];
+  for (let t = 0, from = 0; from < tokens.length; t++) {
+    const end = tokens.indexOf('\n', from);
+    if (end - from === key.length && tokens.startsWith(key, from)) {
+      const group = word(s, at + t);
+      if (groups[groups.length - 1] !== group) groups.push(group);
+    }
+    from = end + 1;
+  }
+  // A copy of exactly its length: a matcher keeps it, and push leaves room for more.
+  return groups.slice();
+}
+
+/** The groups a `*` line names, in file order. */
+export function globalGroups(s: RobotsStructure): number[] {
+  const groups: number[] = [];
+  for (let g = 0; g < groupCount(s); g++) if (groupWord(s, g, GROUP_GLOBAL) === 1) groups.push(g);
+  // A copy of exactly its length: a matcher keeps it, and push leaves room for more.
+  return groups.slice();
+}
+
+/**
+ * The groups whose rules apply to `agent`: every group naming it, merged; or, when none
+ * does, every `*` group (RFC 9309 2.2.1). Also says which of the two it was. `index`: the
+ * file's AgentIndex, when wantsAgentIndex says it has one.
+ */
+export function groupsFor(s: RobotsStructure, agent: string, mode: Mode, index?: AgentIndex): { groups: number[]; specific: boolean } {
+  const key = agentKey(agent, mode);
+  if (key !== undefined) {
+    const named = index !== undefined ? index.get(key) ?? [] : groupsNaming(s, key);
+    if (named.length > 0) return { groups: named, specific: true };
+  }
+  return { groups: globalGroups(s), specific: false };
+}
+
+/** The texts of the sitemap values, in file order. */
+function sitemapTexts(s: RobotsStructure): string[] {
+  return rangeTexts(s, sitemapsAt(s), word(s, 3));
+}
+
+/** The absolute sitemap URLs among the sitemap values, as written, each once, in file order. */
+export function sitemapUrls(s: RobotsStructure): string[] {
+  return [...new Set(sitemapTexts(s).filter(hasScheme))];
+}
+
+function hasScheme(text: string): boolean {
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    const alpha = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (!(alpha || (i > 0 && ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)))) break;
+    i++;
+  }
+  return i > 0 && text.charCodeAt(i) === 0x3a;
+}
+
+/** The texts of the `Host:` values, in file order. */
+export function hostTexts(s: RobotsStructure): string[] {
+  return rangeTexts(s, hostsAt(s), word(s, 4));
+}
+
+function rangeTexts(s: RobotsStructure, at: number, count: number): string[] {
+  const texts: string[] = [];
+  for (let i = 0; i < count; i++) texts.push(valueText(s.values, word(s, at + 2 * i), word(s, at + 2 * i + 1)));
+  return texts;
+}
+
+/** The bytes values[start, end). */
+export function valueBytes(values: KeptValues, start: number, end: number): Uint8Array {
+  return typeof values === 'string' ? latin1Bytes(values.slice(start, end)) : values.subarray(start, end);
+}
+
+/** The text of values[start, end), decoded as UTF-8. */
+export function valueText(values: KeptValues, start: number, end: number): string {
+  return decoder.decode(valueBytes(values, start, end));
+}
+
+/** About how many bytes the structure holds (RobotsTxt.retainedBytes). */
+export function structureBytes(s: RobotsStructure): number {
+  return s.values.length + 2 * s.words.length + s.tokens.length + 3 * 64;
+}
