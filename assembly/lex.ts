@@ -10,16 +10,20 @@
 // DIRECTIVE_TABLE says: the reference's by case-insensitive prefix, with its misspellings.
 
 import {
-  DIRECTIVE_NONE, DIRECTIVE_TABLE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT, LINE_AGENT_GLOBAL,
+  DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_TABLE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT,
+  LINE_AGENT_GLOBAL,
   LINE_DIRECTIVE_FLAGS, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY,
   LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START,
   LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START, MAX_DIRECTIVE_SPELLINGS, MAX_SPELLING_BYTES,
   PRODUCT_TOKEN_BYTES, PRODUCT_TOKEN_DIGITS,
 } from '../src/robots/directives';
+import { copyBytes } from './bytes';
 import { firstNotOf, firstOf, SET_BLANK, SET_SPACE } from './scan';
 
 /** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */
 export let lexResume: i32 = 0;
+/** Bytes of rule values gathered so far (lexLines with `gather`). */
+let gathered: u32 = 0;
 
 // @ts-ignore: decorator
 @inline function isSpace(c: u32): bool {
@@ -318,6 +322,17 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   }
 }
 
+/** Copies the value of the line of `record`, if it is an allow or disallow line, to gather + gathered. */
+// @ts-ignore: decorator
+@inline function gatherRule(buf: usize, record: usize, gather: usize): void {
+  const directive = load<u32>(record + LINE_DIRECTIVE_FLAGS) & 0xff;
+  if (directive != DIRECTIVE_ALLOW && directive != DIRECTIVE_DISALLOW) return;
+  const start = load<u32>(record + LINE_VALUE_START);
+  const length = load<u32>(record + LINE_VALUE_END) - start;
+  copyBytes(gather + gathered, buf + start, length);
+  gathered += length;
+}
+
 /** How many bytes of buf[start, end) from `start` are product-token bytes of `mask`'s classes. */
 // @ts-ignore: decorator
 @inline function tokenBytes(buf: usize, start: i32, end: i32, mask: u8): i32 {
@@ -330,9 +345,13 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
  * Reads lines of buf[0, len) from `from` (0 for the first call) into at most `maxLines`
  * records at `out`; returns how many were written and leaves the next start in lexResume
  * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line (google
- * mode); `digits` != 0 lets a user-agent line's product token hold digits (rfc mode).
+ * mode); `digits` != 0 lets a user-agent line's product token hold digits (rfc mode). `gather`
+ * != 0: the values of the allow and disallow lines are also copied there, one after the other
+ * (lexGathered bytes since the first line): how a parsed file keeps its rules' values without
+ * the rest of the body.
  */
-export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32): i32 {
+export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32, gather: usize): i32 {
+  if (from == 0) gathered = 0;
   let start = from == 0 ? bomPrefix(buf, len) : from;
   tokenMask = digits != 0 ? TOKEN_LETTER | TOKEN_DIGIT : TOKEN_LETTER;
   let count = 0;
@@ -347,7 +366,9 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
       flags = LINE_FLAG_TOO_LONG;
       if (contentEnd > cut) contentEnd = cut;
     }
-    readLine(buf, start, cut, contentEnd, colonAt, flags, out + <usize>count * LINE_SIZE);
+    const record = out + <usize>count * LINE_SIZE;
+    readLine(buf, start, cut, contentEnd, colonAt, flags, record);
+    if (gather != 0) gatherRule(buf, record, gather);
     count++;
     if (end >= len) {
       lexResume = -1;
@@ -359,18 +380,7 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
   return count;
 }
 
-/**
- * Moves `count` byte ranges of a body read by lexLines (start, end pairs of u32 at `ranges`,
- * offsets from `body`, ascending and disjoint) to body + at, one after the other, and returns
- * the offset past the last: how the group builder keeps a file's rule values without the
- * rest of the body. A range only moves down, so it never overwrites one not moved yet.
- */
-export function gatherRanges(body: usize, ranges: usize, count: i32, at: u32): u32 {
-  for (let i = 0; i < count; i++) {
-    const start = load<u32>(ranges + (<usize>i << 3));
-    const length = load<u32>(ranges + (<usize>i << 3), 4) - start;
-    memory.copy(body + at, body + start, length);
-    at += length;
-  }
-  return at;
+/** Bytes of rule values lexLines has gathered since the body's first line (see lexLines). */
+export function lexGathered(): u32 {
+  return gathered;
 }

@@ -592,6 +592,13 @@ function firstMatching(table: usize, path: usize, len: i32): u32 {
  * with no '*' ends the path there, a '*' hands the tail to wildcardTailMatches.
  */
 function ruleMatches(pat: usize, patLen: i32, path: usize, len: i32): bool {
+  // Most rules differ from a path in its first bytes: those literal bytes are compared before
+  // the pattern is scanned for '*' (a linear table tries every rule of the file this way).
+  for (let j = 0; j < 2 && j < patLen && j < len; j++) {
+    const c = load<u8>(pat + j);
+    if (c == 0x2a || (c == 0x24 && j == patLen - 1)) break;
+    if (c != load<u8>(path + j)) return false;
+  }
   const star = findByte(pat, 0, patLen, 0x2a);
   if (star < patLen) return star <= len && memory.compare(pat, path, star) == 0 && wildcardTailMatches(pat, star, patLen, path, star, len);
   const anchored = load<u8>(pat + patLen - 1) == 0x24;

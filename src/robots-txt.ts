@@ -8,7 +8,7 @@ import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
-import { LINE_READER_ROOM } from './robots/parse.js';
+import { lineReaderRoom } from './robots/parse.js';
 import {
   agentIndex, agentTokens, groupCrawlDelay, groupRecords, groupsFor, groupWord, GROUP_LINE, hostTexts, ruleAllows, ruleLine, ruleOnLine,
   ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
@@ -104,7 +104,7 @@ export class RobotsTxt {
     const resolved = resolveParseOptions(options);
     // A string body is encoded into the kernel's scratch block with room for the line reader
     // above it, which then reads it where it is.
-    return new RobotsTxt(prepareBody(body, resolved, LINE_READER_ROOM), resolved.mode);
+    return new RobotsTxt(prepareBody(body, resolved, lineReaderRoom), resolved.mode);
   }
 
   /** The groups of the file, in file order (decoded on first use). */
@@ -200,24 +200,23 @@ export class RobotsTxt {
     return undefined;
   }
 
-  /** The matchers this file compiled. */
-  #matchers(): Matcher[] {
-    const all = [...(this.#rare?.namedMatchers?.values() ?? [])];
-    if (this.#globalMatcher !== undefined) all.push(this.#globalMatcher);
-    return all;
+  /** Calls `visit` with each matcher this file compiled. */
+  #forEachMatcher(visit: (matcher: Matcher) => void): void {
+    if (this.#globalMatcher !== undefined) visit(this.#globalMatcher);
+    this.#rare?.namedMatchers?.forEach(visit);
   }
 
   static {
     retained = (robots) => {
       let tables = 0;
-      for (const matcher of robots.#matchers()) if (!matcher.disposed) tables += matcher.byteLength;
+      robots.#forEachMatcher((matcher) => (tables += matcher.disposed ? 0 : matcher.byteLength));
       return structureBytes(robots.#structure) + tables;
     };
   }
 
   /** Frees the tables of every matcher this file compiled. */
   dispose(): void {
-    for (const matcher of this.#matchers()) matcher.dispose();
+    this.#forEachMatcher((matcher) => matcher.dispose());
     if (this.#rare !== undefined) this.#rare.namedMatchers = undefined;
     this.#globalMatcher = undefined;
     this.#lastAgent = undefined;

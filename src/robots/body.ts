@@ -5,6 +5,7 @@
 
 import type { ResolvedParseOptions } from './options.js';
 import { kernel } from '../wasm/kernel.js';
+import { alignUp } from '../wasm/memory.js';
 
 export type RobotsBody = string | Uint8Array | ArrayBuffer;
 
@@ -23,17 +24,24 @@ export interface PreparedBody {
 const encoder = new TextEncoder();
 
 /**
- * Normalises the caller's body to bytes (a string: encoded into the kernel's scratch block,
- * with `room` bytes free above the longest encoding); anything else than text or bytes is a
- * TypeError.
+ * Bytes a caller needs free in the scratch block after a body of at most `bodyBytes` bytes
+ * (prepareBody).
  */
-function bodyBytes(body: RobotsBody, room: number): Uint8Array {
+export type BodyRoom = (bodyBytes: number) => number;
+
+/**
+ * Normalises the caller's body to bytes (a string: encoded into the kernel's scratch block,
+ * with room(longest encoding) bytes free above the longest encoding); anything else than
+ * text or bytes is a TypeError.
+ */
+function bodyBytes(body: RobotsBody, room: BodyRoom): Uint8Array {
   if (typeof body === 'string') {
     // Encoding into memory that is already there beats encode(), which allocates and zeroes a
-    // buffer the size of the body first; and with `room` for what the caller does next in the
+    // buffer the size of the body first; and with room for what the caller does next in the
     // block, the body is read where it is.
     const k = kernel();
-    const view = k.scratchView(body.length * 3 + room);
+    const longest = body.length * 3;
+    const view = k.scratchView(alignUp(longest, 8) + room(longest));
     const { written } = encoder.encodeInto(body, view);
     return view.subarray(0, written);
   }
@@ -65,10 +73,10 @@ export function cutAtLimit(bytes: Uint8Array, limit: number): number {
 
 /**
  * Applies encoding and the parsing limit. A string body is encoded into the kernel's scratch
- * block with `room` bytes free above it (3 bytes per UTF-16 unit, then `room`): what the
+ * block with room(3 bytes per UTF-16 unit) bytes free above its longest encoding: what the
  * caller's next use of the block needs, so that the block need not move, and the body with it.
  */
-export function prepareBody(body: RobotsBody, options: ResolvedParseOptions, room = 0): PreparedBody {
+export function prepareBody(body: RobotsBody, options: ResolvedParseOptions, room: BodyRoom = () => 0): PreparedBody {
   let bytes = bodyBytes(body, room);
   const originalLength = bytes.length;
   if (options.mode === 'rfc') bytes = utf16ToUtf8(bytes) ?? bytes;

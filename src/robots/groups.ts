@@ -9,12 +9,11 @@ import { asciiLower } from './agent.js';
 import { asciiString } from '../wasm/strings.js';
 import { stringWriter, type StringWriter } from '../encoding.js';
 import { kernel } from '../wasm/kernel.js';
-import { alignUp } from '../wasm/memory.js';
 import type { Mode } from './options.js';
 import {
   DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_USER_AGENT, LINE_AGENT_GLOBAL,
 } from './directives.js';
-import { DIRECTIVE_IDS, forEachLineChunk, LINE_READER_ROOM, RECORD_WORDS, type ChunkVisitor } from './parse.js';
+import { DIRECTIVE_IDS, forEachLineChunk, RECORD_WORDS, type ChunkVisitor, type LineReading } from './parse.js';
 import {
   GROUP_DELAY_END, GROUP_DELAY_START, GROUP_GLOBAL, GROUP_WORDS, HEADER_WORDS, RULE_WORDS, STRING_VALUES_MAX,
   type KeptValues, type RobotsStructure,
@@ -34,16 +33,17 @@ function isSeconds(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * What a group builder collects, in body positions, before finish() packs it: the rules
- * (value start, value end, line * 2 + allow), the groups (GROUP_WORDS each, crawl-delay as a
- * body range), the agent tokens and their groups, and the file-wide values' ranges.
+ * What a group builder collects before pack() makes the RobotsStructure: the rules' words as
+ * they will be kept (RuleWords), the groups (GROUP_WORDS each, the crawl-delay as a range of
+ * `others`), the agent tokens and their groups, and the other values handlers keep, with the
+ * ranges of the sitemaps and hosts among them.
  */
 interface GroupsBuilder {
   readonly bytes: Uint8Array;
-  readonly rules: number[];
   readonly groups: number[];
   readonly tokens: string[];
   readonly tokenGroups: number[];
+  readonly others: OtherValues;
   readonly sitemaps: number[];
   readonly hosts: number[];
 }
@@ -51,21 +51,22 @@ interface GroupsBuilder {
 /**
  * Takes the value bytes[valueStart, valueEnd) of a line whose directive is not user-agent,
  * allow or disallow (those make the groups). `group` is the group the line is in: the last one
- * opened, or -1 before the first user-agent line. A handler cannot end a group.
+ * opened, or -1 before the first user-agent line. A handler cannot end a group, and copies
+ * what it keeps into b.others.
  */
 type DirectiveHandler = (b: GroupsBuilder, group: number, valueStart: number, valueEnd: number) => void;
 
 /** Where the value of each directive of DIRECTIVE_TABLE goes, by name; a directive without one is ignored. */
 const DIRECTIVE_HANDLERS: { readonly [name: string]: DirectiveHandler } = {
-  sitemap: (b, _group, start, end) => void b.sitemaps.push(start, end),
+  sitemap: (b, _group, start, end) => void b.sitemaps.push(b.others.add(b.bytes, start, end), b.others.size),
   // Yandex's preferred host, file-wide, which robots-parser reports.
-  host: (b, _group, start, end) => void b.hosts.push(start, end),
+  host: (b, _group, start, end) => void b.hosts.push(b.others.add(b.bytes, start, end), b.others.size),
   // The group's first valid crawl-delay.
   'crawl-delay': (b, group, start, end) => {
     const at = group * GROUP_WORDS;
     if (group >= 0 && b.groups[at + GROUP_DELAY_START] < 0 && isSeconds(b.bytes, start, end)) {
-      b.groups[at + GROUP_DELAY_START] = start;
-      b.groups[at + GROUP_DELAY_END] = end;
+      b.groups[at + GROUP_DELAY_START] = b.others.add(b.bytes, start, end);
+      b.groups[at + GROUP_DELAY_END] = b.others.size;
     }
   },
 };
@@ -81,18 +82,22 @@ for (const [name, handler] of Object.entries(DIRECTIVE_HANDLERS)) {
 /** Builds the group structure of a robots.txt body; it keeps a copy of the values it needs, not `bytes`. */
 export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
   const builder = groupsBuilder(bytes, mode);
-  forEachLineChunk(bytes, mode, builder.visit);
-  return builder.finish();
+  return builder.finish(forEachLineChunk(bytes, mode, builder.visit, true));
 }
 
 /**
  * The group builder of buildGroups, for a caller that reads the line records itself (the
- * linter): `visit` takes every chunk of records in order, `finish` returns the structure.
+ * linter): `visit` takes every chunk of records in order, `finish` takes what the reading
+ * gathered (forEachLineChunk with gatherRules) and returns the structure.
  */
-export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisitor; finish: () => RobotsStructure } {
-  const b: GroupsBuilder = { bytes, rules: [], groups: [], tokens: [], tokenGroups: [], sitemaps: [], hosts: [] };
+export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisitor; finish: (reading: LineReading) => RobotsStructure } {
+  const b: GroupsBuilder = { bytes, groups: [], tokens: [], tokenGroups: [], others: new OtherValues(), sitemaps: [], hosts: [] };
+  const rules = new RuleWords();
   let group = -1;
   let inRules = false;
+  // Where the next rule's value will be among the gathered values: every allow and disallow
+  // line's value is gathered, a rule before the first group's too.
+  let valueAt = 0;
 
   // The records are a view of kernel memory: nothing below may call into the kernel.
   const visit: ChunkVisitor = (records, first, count, firstLine) => {
@@ -103,16 +108,22 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
     const allow = DIRECTIVE_ALLOW;
     const disallow = DIRECTIVE_DISALLOW;
     const handlers = HANDLERS_BY_ID;
-    const { rules, groups } = b;
+    const { groups } = b;
     for (let r = 0, at = first; r < count; r++, at += stride) {
       const directive = records[at + directiveFlagsAt] & 0xff;
       if (directive === none) continue;
       const valueStart = records[at + valueStartAt];
       const valueEnd = records[at + valueEndAt];
-      if (directive === userAgent) {
+      if (directive === allow || directive === disallow) {
+        if (group >= 0) {
+          rules.add(valueAt, 2 * (firstLine + r) + (directive === allow ? 1 : 0));
+          inRules = true;
+        }
+        valueAt += valueEnd - valueStart;
+      } else if (directive === userAgent) {
         if (group < 0 || inRules) {
           group++;
-          groups.push(firstLine + r, rules.length / 3, 0, -1, -1);
+          groups.push(firstLine + r, rules.count, 0, -1, -1);
           inRules = false;
         }
         const token = records[at + agentAt];
@@ -125,143 +136,151 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
         if (token === 0 && mode === 'rfc') continue;
         b.tokens.push(asciiLower(asciiString(bytes, valueStart, valueStart + token)), '\n');
         b.tokenGroups.push(group);
-      } else if (directive === allow || directive === disallow) {
-        if (group < 0) continue;
-        rules.push(valueStart, valueEnd, 2 * (firstLine + r) + (directive === allow ? 1 : 0));
-        inRules = true;
       } else {
         handlers[directive]?.(b, group, valueStart, valueEnd);
       }
     }
   };
-  return { visit, finish: () => pack(b) };
+  return { visit, finish: (reading) => pack(b, rules, reading) };
 }
 
 /** Bytes of the staging arrays kept between parses: larger ones are made for their parse alone. */
 const KEPT_STAGING_BYTES = 64 * 1024;
 
-/** A reusable array for what a parse sets aside, and a reader of it as a string. */
+/**
+ * A growable array that a parse borrows and gives back, so that parsing a file allocates no
+ * typed array (each is an ArrayBuffer the collector must sweep); a builder that finds it lent
+ * out (a parse within a parse) makes its own.
+ */
 class Staging<T extends Uint8Array | Uint16Array> {
-  #array: T;
-  #text: StringWriter;
+  #kept: T | undefined;
+  #text: StringWriter | undefined;
 
   constructor(private readonly make: (length: number) => T) {
-    this.#array = make(4096);
-    this.#text = stringWriter(this.#array.buffer);
+    this.#kept = make(4096);
   }
 
-  /** An array of at least `length` elements, this one's when it is large enough. */
-  take(length: number): T {
-    if (length <= this.#array.length) return this.#array;
-    const fresh = this.make(Math.max(length, 2 * this.#array.length));
-    if (fresh.byteLength <= KEPT_STAGING_BYTES) {
-      this.#array = fresh;
-      this.#text = stringWriter(fresh.buffer);
+  borrow(): T {
+    const array = this.#kept ?? this.make(4096);
+    this.#kept = undefined;
+    return array;
+  }
+
+  /** `array` with room for `length` elements, its first `used` kept. */
+  grow(array: T, used: number, length: number): T {
+    if (length <= array.length) return array;
+    const grown = this.make(Math.max(2 * array.length, length));
+    grown.set(array.subarray(0, used));
+    return grown;
+  }
+
+  /** array[0, length) read as a string (`encoding`), and `array` given back. */
+  giveBack(array: T, byteLength: number, encoding: 'latin1' | 'utf16le'): string {
+    let text: StringWriter;
+    if (array.byteLength <= KEPT_STAGING_BYTES) {
+      if (array.buffer !== this.#lastBuffer) this.#text = stringWriter(array.buffer);
+      this.#lastBuffer = array.buffer;
+      text = this.#text!;
+      this.#kept = array;
+    } else {
+      text = stringWriter(array.buffer);
     }
-    return fresh;
+    return byteLength === 0 ? '' : text.read(0, byteLength, encoding);
   }
 
-  /** array[0, length) as UTF-16 units, `array` being what take() returned. */
-  units(array: T, length: number): string {
-    const text = array === this.#array ? this.#text : stringWriter(array.buffer);
-    return text.read(0, 2 * length, 'utf16le');
+  /** Gives `array` back unread. */
+  release(array: T): void {
+    if (array.byteLength <= KEPT_STAGING_BYTES) this.#kept = array;
   }
+
+  #lastBuffer: ArrayBufferLike | undefined;
 }
 
-const wordStaging = new Staging((length) => new Uint16Array(length));
+const ruleStaging = new Staging((length) => new Uint16Array(length));
 const otherStaging = new Staging((length) => new Uint8Array(length));
 
-/** The builder's findings as a RobotsStructure: values copied back to back, body ranges turned into value ranges. */
-function pack(b: GroupsBuilder): RobotsStructure {
-  const { rules, groups, tokenGroups, sitemaps, hosts } = b;
-  const ruleTotal = rules.length / 3;
-  const count = HEADER_WORDS + RULE_WORDS * ruleTotal + 1 + groups.length + tokenGroups.length + sitemaps.length + hosts.length;
-  const units = wordStaging.take(2 * count);
-  let at = 0;
-  const put = (value: number) => {
-    units[at++] = value & 0xffff;
-    units[at++] = value >>> 16;
-  };
-  put(ruleTotal);
-  put(groups.length / GROUP_WORDS);
-  put(tokenGroups.length);
-  put(sitemaps.length / 2);
-  put(hosts.length / 2);
-  const values = new KeptValuesBuilder(b);
-  for (let r = 0, valueAt = 0; r < rules.length; r += 3) {
-    put(valueAt);
-    put(rules[r + 2]);
-    valueAt += rules[r + 1] - rules[r];
+/**
+ * The words of the rules being read (two per rule, RobotsStructure), as UTF-16 units after
+ * HEADER_WORDS words left for pack(), in a borrowed array.
+ */
+class RuleWords {
+  units = ruleStaging.borrow();
+  /** Units written, the header's included. */
+  length = 2 * HEADER_WORDS;
+  count = 0;
+
+  add(valueAt: number, lineAllow: number): void {
+    if (this.length + 2 * RULE_WORDS > this.units.length) this.reserve(2 * RULE_WORDS);
+    this.put(valueAt);
+    this.put(lineAllow);
+    this.count++;
   }
-  put(values.ruleBytes);
-  // The other values follow the rules' in this order: crawl-delays, sitemaps, hosts.
-  let otherAt = values.ruleBytes;
-  for (let g = 0; g < groups.length; g += GROUP_WORDS) {
-    const delayStart = groups[g + GROUP_DELAY_START];
-    for (let w = 0; w < GROUP_WORDS; w++) {
-      if (w === GROUP_DELAY_START && delayStart >= 0) put(otherAt);
-      else if (w === GROUP_DELAY_END && delayStart >= 0) put((otherAt += groups[g + GROUP_DELAY_END] - delayStart));
-      else put(groups[g + w]);
+
+  /** Room for `units` more units. */
+  reserve(units: number): void {
+    this.units = ruleStaging.grow(this.units, this.length, this.length + units);
+  }
+
+  put(value: number): void {
+    this.units[this.length++] = value & 0xffff;
+    this.units[this.length++] = value >>> 16;
+  }
+
+  /** The units as a string, with `header` written first; the array goes back. */
+  finish(header: readonly number[]): string {
+    for (let w = 0; w < header.length; w++) {
+      this.units[2 * w] = header[w] & 0xffff;
+      this.units[2 * w + 1] = header[w] >>> 16;
     }
+    return ruleStaging.giveBack(this.units, 2 * this.length, 'utf16le');
   }
-  for (const group of tokenGroups) put(group);
-  for (const ranges of [sitemaps, hosts]) {
-    for (let i = 0; i < ranges.length; i += 2) {
-      put(otherAt);
-      put((otherAt += ranges[i + 1] - ranges[i]));
-    }
-  }
-  return { values: values.finish(), words: wordStaging.units(units, at), tokens: b.tokens.join('') };
 }
 
-/** Rule ranges written per gatherRanges call: their records fill the line reader's room above the body. */
-const GATHER_RANGES = LINE_READER_ROOM / 8;
+/** The values handlers keep (sitemaps, hosts, crawl-delays), copied out of the body as they are read, in a borrowed array. */
+class OtherValues {
+  bytes = otherStaging.borrow();
+  size = 0;
+
+  /** Copies body[start, end) after the values so far; returns where it starts among them. */
+  add(body: Uint8Array, start: number, end: number): number {
+    const at = this.size;
+    this.bytes = otherStaging.grow(this.bytes, at, at + end - start);
+    const bytes = this.bytes;
+    for (let i = start, o = at; i < end; i++, o++) bytes[o] = body[i];
+    this.size = at + end - start;
+    return at;
+  }
+}
 
 /**
- * The values a structure keeps, copied out of the body in the order pack() places them: the
- * rules' values moved together by the kernel in the body's own block (only down, so the body
- * is read as it is overwritten), then the others' (crawl-delays, sitemaps, hosts), which are
- * few, set aside in JS before that and written after them.
+ * The builder's findings as a RobotsStructure. The values are the rules' (gathered by the line
+ * reader) followed by the others'; the other values' ranges move up by the rules' bytes.
  */
-class KeptValuesBuilder {
-  readonly ruleBytes: number;
-  readonly #b: GroupsBuilder;
-
-  constructor(b: GroupsBuilder) {
-    this.#b = b;
-    let ruleBytes = 0;
-    for (let r = 0; r < b.rules.length; r += 3) ruleBytes += b.rules[r + 1] - b.rules[r];
-    this.ruleBytes = ruleBytes;
+function pack(b: GroupsBuilder, rules: RuleWords, reading: LineReading): RobotsStructure {
+  const { groups, tokenGroups, sitemaps, hosts, others } = b;
+  const base = reading.ruleBytes;
+  rules.reserve(2 * (1 + groups.length + tokenGroups.length + sitemaps.length + hosts.length));
+  rules.put(base);
+  for (let g = 0; g < groups.length; g += GROUP_WORDS) {
+    const hasDelay = groups[g + GROUP_DELAY_START] >= 0;
+    for (let w = 0; w < GROUP_WORDS; w++) rules.put(hasDelay && w >= GROUP_DELAY_START ? base + groups[g + w] : groups[g + w]);
   }
+  for (let t = 0; t < tokenGroups.length; t++) rules.put(tokenGroups[t]);
+  for (let i = 0; i < sitemaps.length; i++) rules.put(base + sitemaps[i]);
+  for (let i = 0; i < hosts.length; i++) rules.put(base + hosts[i]);
+  const words = rules.finish([rules.count, groups.length / GROUP_WORDS, tokenGroups.length, sitemaps.length / 2, hosts.length / 2]);
+  return { values: keptValues(reading, others), words, tokens: b.tokens.join('') };
+}
 
-  finish(): KeptValues {
-    const { bytes, rules, groups, sitemaps, hosts } = this.#b;
-    const others: number[] = [];
-    for (let g = 0; g < groups.length; g += GROUP_WORDS) {
-      if (groups[g + GROUP_DELAY_START] >= 0) others.push(groups[g + GROUP_DELAY_START], groups[g + GROUP_DELAY_END]);
-    }
-    for (const ranges of [sitemaps, hosts]) for (const offset of ranges) others.push(offset);
-    let otherSize = 0;
-    for (let i = 0; i < others.length; i += 2) otherSize += others[i + 1] - others[i];
-    const otherBytes = otherStaging.take(otherSize);
-    for (let i = 0, at = 0; i < others.length; i += 2) for (let j = others[i]; j < others[i + 1]; j++) otherBytes[at++] = bytes[j];
-    const k = kernel();
-    // The body in the scratch block (where forEachLineChunk read it, for a string body) with
-    // the line reader's room above it for the rule ranges.
-    const body = k.scratch(alignUp(bytes.length, 8) + LINE_READER_ROOM);
-    if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== body) k.u8.set(bytes, body);
-    const rangesAt = body + alignUp(bytes.length, 8);
-    let end = 0;
-    for (let r = 0; r < rules.length; ) {
-      let n = 0;
-      for (; n < GATHER_RANGES && r < rules.length; n++, r += 3) {
-        k.u32[rangesAt / 4 + 2 * n] = rules[r];
-        k.u32[rangesAt / 4 + 2 * n + 1] = rules[r + 1];
-      }
-      end = k.fn.gatherRanges(body, rangesAt, n, end);
-    }
-    if (otherSize > 0) k.u8.set(otherBytes.subarray(0, otherSize), body + end);
-    const size = end + otherSize;
-    return size <= STRING_VALUES_MAX ? k.readString(body, body + size, 'latin1') : k.u8.slice(body, body + size);
-  }
+/** The gathered rule values in kernel memory, then the other values, as KeptValues. */
+function keptValues(reading: LineReading, others: OtherValues): KeptValues {
+  const k = kernel();
+  const start = reading.ruleValues;
+  // The others go after the rules' values: together they are no longer than the body.
+  const bytes = others.bytes;
+  const u8 = k.u8;
+  for (let i = 0, at = start + reading.ruleBytes; i < others.size; i++, at++) u8[at] = bytes[i];
+  otherStaging.release(bytes);
+  const end = start + reading.ruleBytes + others.size;
+  return end - start <= STRING_VALUES_MAX ? k.readString(start, end, 'latin1') : k.u8.slice(start, end);
 }

@@ -62,7 +62,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   let seenAgent = false;
   // The group builder reads the same records, so the body is read once.
   const groups = groupsBuilder(bytes, resolved.mode);
-  const lines = parseLines(bytes, resolved.mode, (l) => {
+  const reading = parseLines(bytes, resolved.mode, (l) => {
     if (!utf8 && !isValidUtf8(bytes.subarray(l.start, l.end))) add(l.number, 'warning', 'invalid-utf8', 'the line is not valid UTF-8 (RFC 9309 2.3 requires UTF-8)');
     if (l.tooLong || l.end - l.start > GOOGLE_MAX_LINE_BYTES) {
       add(l.number, 'warning', 'line-too-long', `the line is longer than ${GOOGLE_MAX_LINE_BYTES} bytes; Google reads only that much of it`);
@@ -96,11 +96,14 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
       }
     }
   }, groups.visit);
+  const lines = reading.lines;
+  // At once: the gathered values are in the kernel's scratch block.
+  const structure = groups.finish(reading);
 
   if (prepared.truncated) {
     add(lines, 'warning', 'past-parse-limit', `${prepared.originalLength - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
   }
-  redundantRules(groups.finish(), resolved.mode, add);
+  redundantRules(structure, resolved.mode, add);
   return out.sort((a, b) => a.line - b.line);
 }
 

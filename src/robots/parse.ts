@@ -104,10 +104,18 @@ export const RECORD_WORDS = {
 
 /** Lines read per kernel call. */
 const CHUNK_LINES = 4096;
-/** Scratch bytes the line reader needs past the body. */
-export const LINE_READER_ROOM = CHUNK_LINES * LINE_SIZE + 8;
+/** Scratch bytes the line reader needs past the body, for its records. */
+const RECORDS_ROOM = CHUNK_LINES * LINE_SIZE + 8;
+
+/**
+ * Scratch bytes the line reader needs past a body of at most `bodyBytes` bytes: its records,
+ * and room to gather the rules' values (forEachLineChunk).
+ */
+export function lineReaderRoom(bodyBytes: number): number {
+  return alignUp(bodyBytes + 16, 8) + RECORDS_ROOM;
+}
 /** The longest body the line reader reads (its positions are i32). */
-const MAX_BODY_BYTES = 2 ** 31 - 1 - LINE_READER_ROOM;
+const MAX_BODY_BYTES = 2 ** 31 - 1 - RECORDS_ROOM;
 
 /**
  * Reads a chunk of line records: `records` holds, from word `at`, `count` lines of LINE_SIZE / 4
@@ -115,12 +123,25 @@ const MAX_BODY_BYTES = 2 ** 31 - 1 - LINE_READER_ROOM;
  */
 export type ChunkVisitor = (records: Uint32Array, at: number, count: number, firstLine: number) => void;
 
+/** What forEachLineChunk read. */
+export interface LineReading {
+  lines: number;
+  /**
+   * With `gatherRules`: where the values of every allow and disallow line are in kernel memory,
+   * back to back in file order, and how many bytes they hold (in the scratch block, valid
+   * until its next use, with as many bytes free after them as the body has left); 0 otherwise.
+   */
+  ruleValues: number;
+  ruleBytes: number;
+}
+
 /**
  * Reads every line of `bytes` and hands the records to `visit` a chunk at a time. `records` is
  * a view of kernel memory, valid only during the call: `visit` must not use the kernel, and
- * must copy what it keeps. Returns the number of lines.
+ * must copy what it keeps. With `gatherRules`, the line reader also copies the rules' values
+ * together (LineReading.ruleValues).
  */
-export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisitor): number {
+export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisitor, gatherRules = false): LineReading {
   // The line reader's positions are i32.
   if (bytes.length > MAX_BODY_BYTES) {
     throw new RangeError(`robots-wasm: a body of ${bytes.length} bytes is more than the ${MAX_BODY_BYTES} bytes the line reader can address (lower maxBytes)`);
@@ -129,34 +150,37 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisi
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
   // rfc mode reads digits as part of a product token (src/robots/agent.ts).
   const digits = mode === 'rfc' ? 1 : 0;
-  const buf = k.scratch(bytes.length + LINE_READER_ROOM);
-  const recordsAt = buf + alignUp(bytes.length, 8);
+  // One block: the body | the rules' values gathered (no more than the body) | the records.
+  const gatherBytes = gatherRules ? alignUp(bytes.length + 16, 8) : 0;
+  const buf = k.scratch(alignUp(bytes.length, 8) + gatherBytes + RECORDS_ROOM);
+  const gatherAt = gatherRules ? buf + alignUp(bytes.length, 8) : 0;
+  const recordsAt = buf + alignUp(bytes.length, 8) + gatherBytes;
   // A string body was encoded into this block (PreparedBody): it is read where it is.
   if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== buf) k.u8.set(bytes, buf);
   let lines = 0;
   let from = 0;
   while (from >= 0) {
-    const count = k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES);
+    const count = k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES, gatherAt);
     from = k.fn.lexNext();
     // The kernel's view of the whole memory: a view per chunk would be an allocation per file.
     visit(k.u32, recordsAt / 4, count, lines + 1);
     lines += count;
   }
-  return lines;
+  return { lines, ruleValues: gatherAt, ruleBytes: gatherRules ? k.fn.lexGathered() : 0 };
 }
 
 /**
- * Splits `bytes` into lines and reports each to `onLine`; returns the number of lines
- * (a body ending in a line end has one more, empty, line, as in the reference). `onChunk`, if
- * given, also sees the records as forEachLineChunk hands them over, so that a second reader
- * (the group builder) needs no second pass.
+ * Splits `bytes` into lines and reports each to `onLine` (a body ending in a line end has one
+ * more, empty, line, as in the reference). `onChunk`, if given, is a group builder's visitor:
+ * it also sees the records as forEachLineChunk hands them over, with the rules' values
+ * gathered for it (LineReading), so that it needs no second pass.
  */
 export function parseLines(
   bytes: Uint8Array,
   mode: Mode,
   onLine: (line: RobotsLine) => void,
   onChunk?: ChunkVisitor,
-): number {
+): LineReading {
   const line: RobotsLine = {
     number: 0, kind: null, directive: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
     typo: false, missingColon: false, hasComment: false, isComment: false, isEmpty: false, tooLong: false,
@@ -164,12 +188,12 @@ export function parseLines(
   };
   const chunks: { records: Uint32Array; count: number; firstLine: number }[] = [];
   // Copies: onLine may use the kernel, which would overwrite the records.
-  const lines = forEachLineChunk(bytes, mode, (records, at, count, firstLine) => {
+  const reading = forEachLineChunk(bytes, mode, (records, at, count, firstLine) => {
     onChunk?.(records, at, count, firstLine);
     chunks.push({ records: records.slice(at, at + count * RECORD_WORDS.stride), count, firstLine });
-  });
+  }, onChunk !== undefined);
   for (const { records, count, firstLine } of chunks) emit(records, count, firstLine, line, onLine);
-  return lines;
+  return reading;
 }
 
 function emit(records: Uint32Array, count: number, firstLine: number, line: RobotsLine, onLine: (line: RobotsLine) => void): void {

@@ -21,9 +21,9 @@ export interface KernelExports {
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, how: number, dst: number): number;
-  lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number): number;
+  lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number, gather: number): number;
   lexNext(): number;
-  gatherRanges(body: number, ranges: number, count: number, at: number): number;
+  lexGathered(): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
