@@ -267,7 +267,7 @@ export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
   return n;
 }
 
-export { lexGathered, lexLines } from './lex';
+export { gatherRanges, lexGathered, lexLines } from './lex';
 export { compileNeed, compileTable, compileTableBytes, compileWorkBytes } from './compile';
 export { lastIndexOfSegment, nibbleTables, twoWaySearch, twoWaySearchBackward } from './scan';
 

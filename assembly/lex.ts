@@ -384,3 +384,19 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
 export function lexGathered(): u32 {
   return gathered;
 }
+
+/**
+ * Copies `count` ranges of the body at `body` (start, end pairs of u32 at `ranges`) to dst, one
+ * after the other; returns the bytes copied: the other values a parsed file keeps, after the
+ * rules' values lexLines gathered.
+ */
+export function gatherRanges(body: usize, ranges: usize, count: i32, dst: usize): u32 {
+  let at: u32 = 0;
+  for (let i = 0; i < count; i++) {
+    const start = load<u32>(ranges + (<usize>i << 3));
+    const length = load<u32>(ranges + (<usize>i << 3), 4) - start;
+    copyBytes(dst + at, body + start, length);
+    at += length;
+  }
+  return at;
+}

@@ -184,7 +184,10 @@ function timeChecks(contender: Contender, hosts: FrontierHost[], runs: number, m
  * block that grows to the largest file) is not counted per host.
  */
 function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigures {
-  runFrontier(contender, hosts, new Uint8Array(hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0)));
+  // One verdicts array for the run and the checks below, alive until the last snapshot: freed
+  // between the two, its bytes would count against the hosts.
+  const verdicts = new Uint8Array(hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0));
+  runFrontier(contender, hosts, verdicts);
   const snapshot = () => {
     collectGarbage();
     collectGarbage();
@@ -192,7 +195,6 @@ function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigur
     return { heapUsed: usage.heapUsed, external: usage.external, ...contender.wasm() };
   };
   const before = snapshot();
-  const verdicts = new Uint8Array(hosts.reduce((most, host) => Math.max(most, host.urls[0].length, 1), 0));
   const kept = hosts.map((host) => {
     const parsed = contender.parse(host);
     contender.compile(parsed, FRONTIER_AGENTS[0]);
@@ -202,6 +204,7 @@ function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigur
     return parsed;
   });
   const after = snapshot();
+  verdicts.fill(0);
   const tableBytes = kept.reduce((sum: number, parsed) => sum + contender.tableBytes(parsed, FRONTIER_AGENTS[0]), 0);
   for (const parsed of kept) contender.release(parsed);
   const heapUsed = after.heapUsed - before.heapUsed;

@@ -148,7 +148,8 @@ async function runFile(file: ReturnType<typeof benchFiles>[number]): Promise<Fil
   const parseTasks: Record<string, () => unknown> = {
     'robots-wasm': () => {
       const parsed = RobotsTxt.parse(file.body, { maxBytes: Infinity });
-      parsed.matcher(AGENT);
+      // byteLength makes the table the first check would.
+      void parsed.matcher(AGENT).byteLength;
       parsed.dispose();
     },
   };
@@ -441,7 +442,7 @@ async function main(): Promise<void> {
   const cache = await runCache(files);
 
   const peers = PEERS.map((p) => p.name);
-  printTable('Parse + compile, per file (robots-wasm: parse and compile the matcher for one agent)',
+  printTable('Parse + compile, per file (robots-wasm: parse, and make the table for one agent\'s first check)',
     ['file', 'bytes', 'robots-wasm', ...peers.filter((p) => p !== 'robots-txt-guard'), 'vs robots-parser'],
     fileResults.map((r) => [r.name, r.bytes.toLocaleString('en'), formatTime(r.parseMs['robots-wasm']),
       ...peers.filter((p) => p !== 'robots-txt-guard').map((p) => formatTime(r.parseMs[p])),

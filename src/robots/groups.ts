@@ -51,21 +51,21 @@ interface GroupsBuilder {
 /**
  * Takes the value bytes[valueStart, valueEnd) of a line whose directive is not user-agent,
  * allow or disallow (those make the groups). `group` is the group the line is in: the last one
- * opened, or -1 before the first user-agent line. A handler cannot end a group, and copies
- * what it keeps into b.others.
+ * opened, or -1 before the first user-agent line. A handler cannot end a group; what it keeps
+ * goes into b.others.
  */
 type DirectiveHandler = (b: GroupsBuilder, group: number, valueStart: number, valueEnd: number) => void;
 
 /** Where the value of each directive of DIRECTIVE_TABLE goes, by name; a directive without one is ignored. */
 const DIRECTIVE_HANDLERS: { readonly [name: string]: DirectiveHandler } = {
-  sitemap: (b, _group, start, end) => void b.sitemaps.push(b.others.add(b.bytes, start, end), b.others.size),
+  sitemap: (b, _group, start, end) => void b.sitemaps.push(b.others.add(start, end), b.others.size),
   // Yandex's preferred host, file-wide, which robots-parser reports.
-  host: (b, _group, start, end) => void b.hosts.push(b.others.add(b.bytes, start, end), b.others.size),
+  host: (b, _group, start, end) => void b.hosts.push(b.others.add(start, end), b.others.size),
   // The group's first valid crawl-delay.
   'crawl-delay': (b, group, start, end) => {
     const at = group * GROUP_WORDS;
     if (group >= 0 && b.groups[at + GROUP_DELAY_START] < 0 && isSeconds(b.bytes, start, end)) {
-      b.groups[at + GROUP_DELAY_START] = b.others.add(b.bytes, start, end);
+      b.groups[at + GROUP_DELAY_START] = b.others.add(start, end);
       b.groups[at + GROUP_DELAY_END] = b.others.size;
     }
   },
@@ -144,67 +144,48 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
   return { visit, finish: (reading) => pack(b, rules, reading) };
 }
 
-/** Bytes of the staging arrays kept between parses: larger ones are made for their parse alone. */
-const KEPT_STAGING_BYTES = 64 * 1024;
+/** Bytes of a words array kept between parses: a larger one is made for its parse alone. */
+const KEPT_WORDS_BYTES = 64 * 1024;
 
 /**
- * A growable array that a parse borrows and gives back, so that parsing a file allocates no
- * typed array (each is an ArrayBuffer the collector must sweep); a builder that finds it lent
- * out (a parse within a parse) makes its own.
+ * The array of UTF-16 units a parse borrows to write its words into and gives back, so that
+ * parsing a file allocates no typed array (each is an ArrayBuffer the collector must sweep);
+ * a builder that finds it lent out (a parse within a parse) makes its own.
  */
-class Staging<T extends Uint8Array | Uint16Array> {
-  #kept: T | undefined;
-  #text: StringWriter | undefined;
+const wordStaging = {
+  kept: new Uint16Array(4096) as Uint16Array | undefined,
+  reader: undefined as { buffer: ArrayBufferLike; text: StringWriter } | undefined,
 
-  constructor(private readonly make: (length: number) => T) {
-    this.#kept = make(4096);
-  }
+  borrow(): Uint16Array {
+    const units = this.kept ?? new Uint16Array(4096);
+    this.kept = undefined;
+    return units;
+  },
 
-  borrow(): T {
-    const array = this.#kept ?? this.make(4096);
-    this.#kept = undefined;
-    return array;
-  }
-
-  /** `array` with room for `length` elements, its first `used` kept. */
-  grow(array: T, used: number, length: number): T {
-    if (length <= array.length) return array;
-    const grown = this.make(Math.max(2 * array.length, length));
-    grown.set(array.subarray(0, used));
+  /** `units` with room for `length` units, its first `used` kept. */
+  grow(units: Uint16Array, used: number, length: number): Uint16Array {
+    if (length <= units.length) return units;
+    const grown = new Uint16Array(Math.max(2 * units.length, length));
+    grown.set(units.subarray(0, used));
     return grown;
-  }
+  },
 
-  /** array[0, length) read as a string (`encoding`), and `array` given back. */
-  giveBack(array: T, byteLength: number, encoding: 'latin1' | 'utf16le'): string {
-    let text: StringWriter;
-    if (array.byteLength <= KEPT_STAGING_BYTES) {
-      if (array.buffer !== this.#lastBuffer) this.#text = stringWriter(array.buffer);
-      this.#lastBuffer = array.buffer;
-      text = this.#text!;
-      this.#kept = array;
-    } else {
-      text = stringWriter(array.buffer);
-    }
-    return byteLength === 0 ? '' : text.read(0, byteLength, encoding);
-  }
-
-  /** Gives `array` back unread. */
-  release(array: T): void {
-    if (array.byteLength <= KEPT_STAGING_BYTES) this.#kept = array;
-  }
-
-  #lastBuffer: ArrayBufferLike | undefined;
-}
-
-const ruleStaging = new Staging((length) => new Uint16Array(length));
-const otherStaging = new Staging((length) => new Uint8Array(length));
+  /** units[0, length) as a string; `units` given back. */
+  giveBack(units: Uint16Array, length: number): string {
+    if (this.reader?.buffer !== units.buffer) this.reader = { buffer: units.buffer, text: stringWriter(units.buffer) };
+    const text = this.reader.text.read(0, 2 * length, 'utf16le');
+    if (units.byteLength <= KEPT_WORDS_BYTES) this.kept = units;
+    else this.reader = undefined;
+    return text;
+  },
+};
 
 /**
  * The words of the rules being read (two per rule, RobotsStructure), as UTF-16 units after
  * HEADER_WORDS words left for pack(), in a borrowed array.
  */
 class RuleWords {
-  units = ruleStaging.borrow();
+  units = wordStaging.borrow();
   /** Units written, the header's included. */
   length = 2 * HEADER_WORDS;
   count = 0;
@@ -218,7 +199,7 @@ class RuleWords {
 
   /** Room for `units` more units. */
   reserve(units: number): void {
-    this.units = ruleStaging.grow(this.units, this.length, this.length + units);
+    this.units = wordStaging.grow(this.units, this.length, this.length + units);
   }
 
   put(value: number): void {
@@ -232,21 +213,23 @@ class RuleWords {
       this.units[2 * w] = header[w] & 0xffff;
       this.units[2 * w + 1] = header[w] >>> 16;
     }
-    return ruleStaging.giveBack(this.units, 2 * this.length, 'utf16le');
+    return wordStaging.giveBack(this.units, this.length);
   }
 }
 
-/** The values handlers keep (sitemaps, hosts, crawl-delays), copied out of the body as they are read, in a borrowed array. */
+/**
+ * The values handlers keep (sitemaps, hosts, crawl-delays), as ranges of the body: pack() has
+ * them copied after the rules' values, in the order added.
+ */
 class OtherValues {
-  bytes = otherStaging.borrow();
+  readonly ranges: number[] = [];
+  /** Bytes of the values added so far. */
   size = 0;
 
-  /** Copies body[start, end) after the values so far; returns where it starts among them. */
-  add(body: Uint8Array, start: number, end: number): number {
+  /** Keeps body[start, end) after the values so far; returns where it will start among them. */
+  add(start: number, end: number): number {
     const at = this.size;
-    this.bytes = otherStaging.grow(this.bytes, at, at + end - start);
-    const bytes = this.bytes;
-    for (let i = start, o = at; i < end; i++, o++) bytes[o] = body[i];
+    this.ranges.push(start, end);
     this.size = at + end - start;
     return at;
   }
@@ -276,11 +259,19 @@ function pack(b: GroupsBuilder, rules: RuleWords, reading: LineReading): RobotsS
 function keptValues(reading: LineReading, others: OtherValues): KeptValues {
   const k = kernel();
   const start = reading.ruleValues;
-  // The others go after the rules' values: together they are no longer than the body.
-  const bytes = others.bytes;
-  const u8 = k.u8;
-  for (let i = 0, at = start + reading.ruleBytes; i < others.size; i++, at++) u8[at] = bytes[i];
-  otherStaging.release(bytes);
-  const end = start + reading.ruleBytes + others.size;
+  // The others go after the rules' values (together they are no longer than the body), copied
+  // by the kernel from the body, their ranges written where the records were.
+  const { ranges } = others;
+  const perCall = Math.floor(reading.spareBytes / 8);
+  let end = start + reading.ruleBytes;
+  for (let i = 0; i < ranges.length; ) {
+    const words = reading.spare / 4;
+    let n = 0;
+    for (; n < perCall && i < ranges.length; n++, i += 2) {
+      k.u32[words + 2 * n] = ranges[i];
+      k.u32[words + 2 * n + 1] = ranges[i + 1];
+    }
+    end += k.fn.gatherRanges(reading.body, reading.spare, n, end);
+  }
   return end - start <= STRING_VALUES_MAX ? k.readString(start, end, 'latin1') : k.u8.slice(start, end);
 }

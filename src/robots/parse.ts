@@ -133,6 +133,11 @@ export interface LineReading {
    */
   ruleValues: number;
   ruleBytes: number;
+  /** Where the body was read in kernel memory (valid as ruleValues is). */
+  body: number;
+  /** Bytes free at `spare` (where the records were), valid as ruleValues is. */
+  spare: number;
+  spareBytes: number;
 }
 
 /**
@@ -166,7 +171,7 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisi
     visit(k.u32, recordsAt / 4, count, lines + 1);
     lines += count;
   }
-  return { lines, ruleValues: gatherAt, ruleBytes: gatherRules ? k.fn.lexGathered() : 0 };
+  return { lines, ruleValues: gatherAt, ruleBytes: gatherRules ? k.fn.lexGathered() : 0, body: buf, spare: recordsAt, spareBytes: RECORDS_ROOM };
 }
 
 /**

@@ -24,6 +24,7 @@ export interface KernelExports {
   lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number, gather: number): number;
   lexNext(): number;
   lexGathered(): number;
+  gatherRanges(body: number, ranges: number, count: number, dst: number): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
