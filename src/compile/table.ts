@@ -136,10 +136,11 @@ function compileInto(
   const slice = hi - lo;
   if (typeof values === 'string') k.writeString(values.slice(lo, hi), scratch, 'latin1');
   else k.u8.set(values.subarray(lo, hi), scratch);
-  // Rule records start 4-aligned (the scratch block is 16-aligned) for a Uint32Array view.
+  // Rule records start 4-aligned (the scratch block is 16-aligned), written through the
+  // kernel's word view of the memory: a view of their own would be an allocation per compile.
   const rulesAt = scratch + alignUp(slice, 4);
-  const words = new Uint32Array(k.u8.buffer, rulesAt, n * (RULE_IN_SIZE / 4));
-  let at = 0;
+  const words = k.u32;
+  let at = rulesAt / 4;
   for (const g of groups) {
     for (let r = groupRuleStart(structure, g), end = groupRuleEnd(structure, g); r < end; r++, at += RULE_IN_SIZE / 4) {
       words[at + RULE_IN_START / 4] = ruleValueStart(structure, r) - lo;
