@@ -139,6 +139,25 @@ describe('bad content never throws and yields the parseable rules', () => {
     expect(robots.isAllowed('/x', 'Bot')).toBe(false);
   });
 
+  it('finds an agent\'s groups the same way in a file of a few agents and of many', () => {
+    // Past 32 agent tokens the groups are found through an index built on first use.
+    for (const fillers of [2, 60]) {
+      const lines = ['user-agent: *', 'disallow: /all', 'user-agent: SplitBot', 'disallow: /first'];
+      for (let i = 0; i < fillers; i++) lines.push(`user-agent: filler${String.fromCharCode(97 + (i % 26))}x${i}`, `disallow: /f${i}`);
+      lines.push('user-agent: splitbot', 'user-agent: OtherBot', 'disallow: /second', 'crawl-delay: 3');
+      const robots = RobotsTxt.parse(lines.join('\n'));
+      expect(robots.agents.length).toBe(fillers + 2);
+      expect(robots.agents.slice(0, 1)).toEqual(['splitbot']);
+      // Both groups naming SplitBot are merged; * is ignored for it.
+      expect(robots.selectGroups('SplitBot/2.0')).toEqual({ source: 'specific', lines: [3, 5 + 2 * fillers] });
+      expect([robots.isAllowed('/first', 'SplitBot'), robots.isAllowed('/second', 'SplitBot'), robots.isAllowed('/all', 'SplitBot')]).toEqual([false, false, true]);
+      expect(robots.crawlDelay('splitbot')).toBe(3);
+      expect(robots.isAllowed(`/f${fillers - 1}`, `fillerx`)).toBe(true);
+      expect(robots.isAllowed('/all', 'NoSuchBot')).toBe(false);
+      expect(robots.matcher('NoSuchBot')).toBe(robots.matcher('AnotherUnnamedBot'));
+    }
+  });
+
   it('agents named like Object.prototype members do not reach the prototype', () => {
     const robots = RobotsTxt.parse('user-agent: __proto__\ndisallow: /p\nuser-agent: constructor\ndisallow: /c\n');
     expect(robots.isAllowed('/p', '__proto__')).toBe(false);
