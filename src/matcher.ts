@@ -19,7 +19,7 @@ import { batchArea, type PackedUrls } from './wasm/batch.js';
 import { kernel } from './wasm/kernel.js';
 import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
-import { admit, allocTable, release, resident, TableBlock, touch, type TableSource } from './wasm/tables.js';
+import { admit, allocTable, linearArea, release, resident, TableBlock, touch, type TableSource } from './wasm/tables.js';
 
 /** The rule that decided a verdict. */
 export interface DecidingRule {
@@ -77,6 +77,14 @@ export function linearWork(rules: number, length: number): number {
   return work > MAX_LINEAR_WORK ? Infinity : work;
 }
 
+/**
+ * The linear work a matcher is charged for making its linear table again (another matcher's
+ * took the linear area): about what a few linear checks cost.
+ */
+function linearRemakeWork(rules: number): number {
+  return 4 * rules + 64;
+}
+
 /** The linear work a matcher of `rules` rules does before it compiles the full table (see LINEAR_CHECKS). */
 export function linearBudget(rules: number): number {
   return rules * LINEAR_CHECKS + LINEAR_BASE_WORK;
@@ -103,6 +111,7 @@ interface Internal {
   lines(matcher: Matcher, bytes: Uint8Array, mode: number): { output: Uint8Array; disallowed: number };
   linesTo(matcher: Matcher, bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number;
   whenDisposed(matcher: Matcher, hook: () => void): void;
+  heldBytes(matcher: Matcher): number;
 }
 
 let internal: Internal;
@@ -133,6 +142,7 @@ export class Matcher {
       lines: (matcher, bytes, mode) => matcher.#lines(bytes, mode),
       linesTo: (matcher, bytes, mode, sink) => matcher.#linesTo(bytes, mode, sink),
       whenDisposed: (matcher, hook) => (matcher.#onDispose ??= []).push(hook),
+      heldBytes: (matcher) => matcher.#block.bytes,
     };
   }
 
@@ -161,10 +171,29 @@ export class Matcher {
     return matcherFromImage(new Uint8Array(bytes));
   }
 
-  /** The table's address: made again first if it was evicted, and marked most recently used. */
+  /**
+   * The table's address: the linear table in the thread's linear area (made there again if
+   * another matcher's is there), or the full table, made again first if it was evicted, and
+   * marked most recently used.
+   */
   #table(): number {
+    if (this.#linearLeft !== Infinity) return linearArea.owner === this.#block ? linearArea.ptr : this.#linearTable();
     const block = this.#block;
     return block === resident.newest ? block.ptr : this.#resume();
+  }
+
+  /** Makes the linear table in the linear area; making it again counts as linear work. */
+  #linearTable(): number {
+    const source = this.#source;
+    if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');
+    if (this.#size !== 0) {
+      this.#charge(linearRemakeWork(this.#linearRules));
+      if (this.#linearLeft === Infinity) return this.#table();
+    }
+    const ptr = source.build(linearArea);
+    linearArea.owner = this.#block;
+    this.#size = kernel().fn.tableSize(ptr) >>> 0;
+    return ptr;
   }
 
   #resume(): number {
@@ -201,6 +230,7 @@ export class Matcher {
     if (this.#linearLeft === Infinity && this.#source?.linear !== true) return;
     this.#linearLeft = Infinity;
     this.#linearRules = 0;
+    if (linearArea.owner === this.#block) linearArea.owner = null;
     const source = this.#source;
     if (source === undefined) return; // #table() says it was disposed
     source.upgrade?.();
@@ -215,6 +245,7 @@ export class Matcher {
     if (this.#source === undefined) return;
     this.#source = undefined;
     release(this.#block);
+    if (linearArea.owner === this.#block) linearArea.owner = null;
     const hooks = this.#onDispose;
     this.#onDispose = undefined;
     if (hooks !== undefined) for (const hook of hooks) hook();
@@ -365,6 +396,11 @@ function linesWork(bytes: Uint8Array, rules: number, most: number): number {
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.
+
+/** Bytes of WebAssembly memory the matcher's table holds: its resident full table's, 0 for a linear one (the linear area's) or an evicted one. */
+export function heldTableBytes(matcher: Matcher): number {
+  return internal.heldBytes(matcher);
+}
 
 /**
  * A matcher over the table `source` builds, and builds again whenever it was evicted: at its

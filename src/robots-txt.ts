@@ -3,7 +3,7 @@
 import { requireString } from './args.js';
 import { compiledRules } from './compile/table.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
-import { compiledRule, decide, matcherOf, type Explanation, type Matcher } from './matcher.js';
+import { compiledRule, decide, heldTableBytes, matcherOf, type Explanation, type Matcher } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups } from './robots/groups.js';
@@ -209,7 +209,7 @@ export class RobotsTxt {
   static {
     retained = (robots) => {
       let tables = 0;
-      robots.#forEachMatcher((matcher) => (tables += matcher.disposed ? 0 : matcher.byteLength));
+      robots.#forEachMatcher((matcher) => (tables += heldTableBytes(matcher)));
       return structureBytes(robots.#structure) + tables;
     };
   }

@@ -25,9 +25,10 @@ describe.each(['none', 'drop-matcher'])('a synchronous loop that never disposes 
       expect(s.usedBytes).toBeLessThanOrEqual(BUDGET + FIXED_BYTES);
       expect(s.wasmBytes).toBeLessThanOrEqual(BUDGET + FIXED_BYTES);
     }
-    // Every file compiled a table; all but those that fit in the budget were evicted.
+    // Each file's one check was answered from a linear table in the linear area, or, for the
+    // few whose check is too large to be linear, from a full table within the budget.
     const last = samples.at(-1)!;
-    expect(last.evictions + last.residentTables).toBeGreaterThanOrEqual(50_000);
+    expect(last.tableBytes).toBeLessThanOrEqual(BUDGET);
     expect(last.wasmBytes).toBe(samples[1].wasmBytes);
   });
 });
@@ -37,7 +38,8 @@ describe('memory over a crawler lifetime, keeping the last 1,000 matchers', () =
     const samples = await soak({ files: 20_000, keep: 1000, every: 5000, release: 'dispose' });
     expect(samples.map((s) => s.files)).toEqual([5000, 10_000, 15_000, 20_000]);
     const [, warm, , last] = samples;
-    // The 1,000 kept tables and the scratch blocks, nothing more; the bytes they hold stay put.
+    // At most the 1,000 kept matchers' tables (none while they are linear) and the scratch,
+    // batch and linear areas; the bytes they hold stay put.
     for (const s of samples) expect(s.liveBlocks).toBeLessThanOrEqual(1010);
     expect(Math.abs(last.usedBytes - warm.usedBytes)).toBeLessThan(warm.usedBytes * 0.1);
     // The memory holds that working set with room for fragmentation, besides the kernel's own
@@ -45,7 +47,10 @@ describe('memory over a crawler lifetime, keeping the last 1,000 matchers', () =
     // whole 64 KiB pages) follows warm-up; npm run soak shows it flat over 1,000,000 files.
     expect(last.wasmBytes).toBeLessThanOrEqual(warm.wasmBytes * 1.5 + 65536);
     expect(last.wasmBytes).toBeLessThan(3 * last.usedBytes + (8 << 20));
-    expect(last.rssBytes - warm.rssBytes).toBeLessThan(32 * 2 ** 20);
+    // RSS also carries the JS garbage not yet collected, which moves it by a few tens of MiB
+    // between samples (the kept matchers' linear tables take no memory of their own, so the
+    // WebAssembly part is small): a leak of tables shows in the figures above.
+    expect(last.rssBytes - warm.rssBytes).toBeLessThan(64 * 2 ** 20);
   });
 
   it('released matchers only dropped: the FinalizationRegistry frees their tables', async () => {

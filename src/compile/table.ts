@@ -10,7 +10,7 @@ import {
 import type { Mode } from '../robots/options.js';
 import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
-import { allocTable, type TableSource } from '../wasm/tables.js';
+import { OWN_BLOCK, type TablePlace, type TableSource } from '../wasm/tables.js';
 
 /**
  * The table source of the rules of `groups` (group numbers of `structure`, ascending): it
@@ -44,8 +44,8 @@ class CompiledRules implements TableSource, Extent {
     requireFits(this);
   }
 
-  build(): number {
-    return compileTable(this.structure, this.groups, this, this.mode, this.linear);
+  build(place: TablePlace = OWN_BLOCK): number {
+    return compileTable(this.structure, this.groups, this, this.mode, this.linear, place);
   }
 
   upgrade(): void {
@@ -53,8 +53,8 @@ class CompiledRules implements TableSource, Extent {
   }
 }
 
-/** Compiles the rules into a new table block (from allocTable) and returns its address. */
-function compileTable(structure: RobotsStructure, groups: readonly number[], extent: Extent, mode: Mode, linear: boolean): number {
+/** Compiles the rules into a block of `place` and returns its address. */
+function compileTable(structure: RobotsStructure, groups: readonly number[], extent: Extent, mode: Mode, linear: boolean, place: TablePlace): number {
   const { lo, valueBytes, rules: n } = extent;
   const k = kernel();
   const slice = extent.hi - lo;
@@ -66,21 +66,21 @@ function compileTable(structure: RobotsStructure, groups: readonly number[], ext
   for (;;) {
     // Refused before anything is allocated: the memory never shrinks once grown.
     requireFits(extent, workSize, tableSize);
-    const table = allocTable(tableSize);
+    const table = place.take(tableSize);
     let size: number;
     try {
       // The input and the compiler's work area live in the reusable scratch block: a heap
       // block of their own per compile costs an alloc and a free.
       size = k.withScratch(inputSize + workSize, (scratch) => compileInto(k, scratch, structure, groups, extent, inputSize, workSize, table, tableSize, mode, linear));
     } catch (error) {
-      k.heap.free(table);
+      place.drop(table);
       throw error;
     }
     if (size >= 0) {
-      k.heap.shrink(table, size);
+      place.keep(table, size);
       return table;
     }
-    k.heap.free(table);
+    place.drop(table);
     if (size === COMPILE_SHORT_OF_WORK) workSize = k.fn.compileNeed();
     else tableSize = k.fn.compileNeed();
   }

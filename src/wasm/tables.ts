@@ -24,8 +24,8 @@ export const DEFAULT_TABLE_BUDGET = 256 * 2 ** 20;
  * evicted it: compiled rules (src/compile/table.ts) or a loaded image (src/matcher.ts).
  */
 export interface TableSource {
-  /** Writes the table into a new block from allocTable and returns the block's address. */
-  build(): number;
+  /** Writes the table into a block of `place` (a block of its own by default) and returns its address. */
+  build(place?: TablePlace): number;
   /** Whether build() makes a linear table (FLAG_LINEAR) now; absent: never. */
   readonly linear?: boolean;
   /** The rules a linear table of it tries per check. */
@@ -33,6 +33,58 @@ export interface TableSource {
   /** Makes build() make the full table from now on. */
   upgrade?(): void;
 }
+
+/**
+ * Where a table is written: take() a block of at least `size` bytes, keep() it once the table
+ * is `size` bytes, or drop() it when the compile needs another size.
+ */
+export interface TablePlace {
+  take(size: number): number;
+  keep(ptr: number, size: number): void;
+  drop(ptr: number): void;
+}
+
+/** A block of its own for each table, from allocTable, shrunk to the table. */
+export const OWN_BLOCK: TablePlace = {
+  take: (size) => allocTable(size),
+  keep: (ptr, size) => kernel().heap.shrink(ptr, size),
+  drop: (ptr) => kernel().heap.free(ptr),
+};
+
+/** An area larger than this is given back when a smaller table is made in it. */
+const LINEAR_AREA_KEPT_BYTES = 1 << 20;
+
+/**
+ * The one block of a thread where linear tables (FLAG_LINEAR) are made, for one matcher at a
+ * time (src/matcher.ts): a linear table is cheap to make again, so a matcher that has checked
+ * few URLs holds no table of its own, and one that checks URL after URL finds its table still
+ * there. Outside the table budget, as the scratch block is.
+ */
+class LinearArea implements TablePlace {
+  ptr = 0;
+  #capacity = 0;
+  /** The block record of the matcher whose table the area holds, or null. */
+  owner: TableBlock | null = null;
+
+  take(size: number): number {
+    if (size > this.#capacity || (this.#capacity > LINEAR_AREA_KEPT_BYTES && size <= LINEAR_AREA_KEPT_BYTES)) {
+      if (this.ptr !== 0) kernel().heap.free(this.ptr);
+      this.ptr = 0;
+      this.#capacity = 0;
+      this.owner = null;
+      this.ptr = allocEvicting(Math.max(size, 4096));
+      this.#capacity = Math.max(size, 4096);
+    }
+    return this.ptr;
+  }
+
+  keep(): void {}
+
+  drop(): void {}
+}
+
+/** This thread's linear area. */
+export const linearArea = new LinearArea();
 
 /** A matcher's table block while it is resident (ptr 0 while not), and its place in the recency order. */
 export class TableBlock {
@@ -105,9 +157,14 @@ function evictOldest(): boolean {
  * is still made), and more when the memory limit is reached. Not resident until admit().
  */
 export function allocTable(size: number): number {
-  const heap = kernel().heap;
   const need = alignUp(size);
   while (resident.bytes + need > resident.budget && evictOldest());
+  return allocEvicting(size);
+}
+
+/** A block of `size` bytes, the least recently used tables evicted while the memory limit refuses it. */
+function allocEvicting(size: number): number {
+  const heap = kernel().heap;
   for (;;) {
     try {
       return heap.alloc(size);
