@@ -287,7 +287,10 @@ export function valueText(values: KeptValues, start: number, end: number): strin
   return decoder.decode(valueBytes(values, start, end));
 }
 
+/** Bytes of the object and string headers a structure holds besides its contents, about. */
+const STRUCTURE_OVERHEAD_BYTES = 3 * 64;
+
 /** About how many bytes the structure holds (RobotsTxt.retainedBytes). */
 export function structureBytes(s: RobotsStructure): number {
-  return s.values.length + 2 * s.words.length + s.tokens.length + 3 * 64;
+  return s.values.length + 2 * s.words.length + s.tokens.length + STRUCTURE_OVERHEAD_BYTES;
 }
