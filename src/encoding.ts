@@ -17,14 +17,6 @@ function charsOf(bytes: Uint8Array | Uint16Array, start: number, end: number): s
   return parts.join('');
 }
 
-/** The ranges [runs[0], runs[1]), [runs[2], runs[3]), ... of `bytes`, one after the other, as a string of one char per byte. */
-export function latin1Runs(bytes: Uint8Array, runs: readonly number[]): string {
-  const view = native?.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  let text = '';
-  for (let r = 0; r < runs.length; r += 2) text += view ? view.toString('latin1', runs[r], runs[r + 1]) : charsOf(bytes, runs[r], runs[r + 1]);
-  return text;
-}
-
 /** A string of chars below 0x100 as one byte per char. */
 export function latin1Bytes(text: string): Uint8Array {
   if (native !== undefined) return native.from(text, 'latin1');

@@ -263,9 +263,9 @@ function keptValues(reading: LineReading, others: OtherValues): KeptValues {
   // by the kernel from the body, their ranges written where the records were.
   const { ranges } = others;
   const perCall = Math.floor(reading.spareBytes / 8);
+  const words = reading.spare / 4;
   let end = start + reading.ruleBytes;
   for (let i = 0; i < ranges.length; ) {
-    const words = reading.spare / 4;
     let n = 0;
     for (; n < perCall && i < ranges.length; n++, i += 2) {
       k.u32[words + 2 * n] = ranges[i];

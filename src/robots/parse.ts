@@ -112,7 +112,12 @@ const RECORDS_ROOM = CHUNK_LINES * LINE_SIZE + 8;
  * and room to gather the rules' values (forEachLineChunk).
  */
 export function lineReaderRoom(bodyBytes: number): number {
-  return alignUp(bodyBytes + 16, 8) + RECORDS_ROOM;
+  return gatherRoom(bodyBytes) + RECORDS_ROOM;
+}
+
+/** Scratch bytes the rules' values of a body of `bodyBytes` bytes are gathered into: no more than the body. */
+function gatherRoom(bodyBytes: number): number {
+  return alignUp(bodyBytes, 8);
 }
 /** The longest body the line reader reads (its positions are i32). */
 const MAX_BODY_BYTES = 2 ** 31 - 1 - RECORDS_ROOM;
@@ -156,7 +161,7 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisi
   // rfc mode reads digits as part of a product token (src/robots/agent.ts).
   const digits = mode === 'rfc' ? 1 : 0;
   // One block: the body | the rules' values gathered (no more than the body) | the records.
-  const gatherBytes = gatherRules ? alignUp(bytes.length + 16, 8) : 0;
+  const gatherBytes = gatherRules ? gatherRoom(bytes.length) : 0;
   const buf = k.scratch(alignUp(bytes.length, 8) + gatherBytes + RECORDS_ROOM);
   const gatherAt = gatherRules ? buf + alignUp(bytes.length, 8) : 0;
   const recordsAt = buf + alignUp(bytes.length, 8) + gatherBytes;

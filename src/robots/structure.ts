@@ -278,7 +278,7 @@ function rangeTexts(s: RobotsStructure, at: number, count: number): string[] {
 }
 
 /** The bytes values[start, end). */
-export function valueBytes(values: KeptValues, start: number, end: number): Uint8Array {
+function valueBytes(values: KeptValues, start: number, end: number): Uint8Array {
   return typeof values === 'string' ? latin1Bytes(values.slice(start, end)) : values.subarray(start, end);
 }
 
