@@ -68,3 +68,8 @@ export function tableChecksum(table: usize, size: u32): u32 {
   crc = update(crc, table + HDR_CHECKSUM + 4, <usize>size - HDR_CHECKSUM - 4);
   return ~crc;
 }
+
+/** CRC-32C of the `len` bytes at `at`: the integrity check of a record a RobotsCache shares through a store. */
+export function bytesChecksum(at: usize, len: u32): u32 {
+  return ~update(0xffffffff, at, <usize>len);
+}

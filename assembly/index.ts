@@ -26,7 +26,7 @@ import { initLexBytes, lexResume } from './lex';
 import { initChecksumTables, tableChecksum } from './checksum';
 import { initByteScores } from './compile/key-order';
 export { validateTable, validateWorkBytes } from './validate';
-export { tableChecksum } from './checksum';
+export { bytesChecksum, tableChecksum } from './checksum';
 export { utf8FromUtf16 } from './utf16';
 
 const ROBOTS_TXT = memory.data<u8>([47, 114, 111, 98, 111, 116, 115, 46, 116, 120, 116]); // "/robots.txt"

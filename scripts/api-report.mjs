@@ -20,6 +20,7 @@ export const ENTRIES = [
   { name: 'robots-wasm/pool', types: 'dist/pool/index.d.ts', report: 'api/robots-wasm-pool.api.md' },
   { name: 'robots-wasm/robots-parser', types: 'dist/compat/robots-parser.d.ts', report: 'api/robots-wasm-robots-parser.api.md' },
   { name: 'robots-wasm/crawlee', types: 'dist/compat/crawlee.d.ts', report: 'api/robots-wasm-crawlee.api.md' },
+  { name: 'robots-wasm/redis', types: 'dist/redis/index.d.ts', report: 'api/robots-wasm-redis.api.md' },
 ];
 
 export const UPDATE_COMMAND = 'npm run build && node scripts/api-report.mjs';

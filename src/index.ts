@@ -12,6 +12,8 @@ export { setTableBudget, wasmMemoryStats, type WasmMemoryStats } from './wasm/ta
 export { type HeapStats } from './wasm/memory.js';
 export { fetchRobotsTxt, type FetchRobotsOptions, type RobotsFetchResult, type RobotsStatus } from './fetch/fetch.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsCacheRecord, type RobotsCacheSnapshot } from './fetch/cache.js';
+export { MemoryStore, type RobotsStore } from './fetch/store.js';
+export { type StoreEvent } from './fetch/fleet.js';
 export { parseRobotsTag, type RobotsTagOptions } from './tags/robots-tag.js';
 export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';
 export { RobotsRules, type RuleValue } from './tags/rules.js';

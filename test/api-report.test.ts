@@ -10,9 +10,10 @@ const ROOT = join(import.meta.dirname, '..');
 describe('API report', () => {
   const reports = apiReports();
 
-  it('covers the four entry points', () => {
+  it('covers the five entry points', () => {
     expect([...reports.keys()].sort()).toEqual([
-      'api/robots-wasm-crawlee.api.md', 'api/robots-wasm-pool.api.md', 'api/robots-wasm-robots-parser.api.md', 'api/robots-wasm.api.md',
+      'api/robots-wasm-crawlee.api.md', 'api/robots-wasm-pool.api.md', 'api/robots-wasm-redis.api.md', 'api/robots-wasm-robots-parser.api.md',
+      'api/robots-wasm.api.md',
     ]);
   });
 

@@ -17,7 +17,7 @@ const LAYERS = [
   ['url/', 'compile/', 'robots/'],
   ['matcher.ts'],
   ['robots-txt.ts'],
-  ['fetch/', 'tags/', 'compat/', 'pool/'],
+  ['fetch/', 'tags/', 'compat/', 'pool/', 'redis/'],
   ['cli/', 'index.ts'],
 ];
 

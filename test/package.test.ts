@@ -46,6 +46,7 @@ describe('the packed tarball', () => {
     expect(packed).toContain('dist/pool/index.js');
     expect(packed).toContain('dist/compat/robots-parser.js');
     expect(packed).toContain('dist/compat/crawlee.js');
+    expect(packed).toContain('dist/redis/index.js');
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     const binaryTypes = readFileSync(join(consumer, 'node_modules/robots-wasm/dist/wasm/binary.generated.d.ts'), 'utf8');
@@ -82,6 +83,9 @@ describe('consumers of the installed package', () => {
        const { RobotsPool } = require('robots-wasm/pool');
        const robotsParser = require('robots-wasm/robots-parser');
        const { RobotsTxtFile } = require('robots-wasm/crawlee');
+       const { connectRedisStore, RedisStore } = require('robots-wasm/redis');
+       // The redis package is an optional peer: not installed here, so connecting says what to install.
+       connectRedisStore('redis://127.0.0.1:1').catch((error) => console.log(typeof RedisStore, error.message));
        const old = robotsParser('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /private\\n');
        console.log(typeof robotsParser, old.isAllowed('https://example.com/private/a', 'Bot'), old.isAllowed('https://other.example/', 'Bot'));
        console.log(RobotsTxtFile.from('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /x\\n').isAllowed('https://example.com/x'));
@@ -93,7 +97,12 @@ describe('consumers of the installed package', () => {
          console.log(robots.isAllowed('https://example.com/private/a', 'Bot'), robots.isAllowed('https://example.com/a', 'Bot'), verdicts.join(','));
        });`,
     );
-    expect(run(process.execPath, ['consumer.cjs'], consumer).trim().split('\n')).toEqual(['function false undefined', 'false', 'false true 0,1']);
+    expect(run(process.execPath, ['consumer.cjs'], consumer).trim().split('\n')).toEqual([
+      'function false undefined',
+      'false',
+      'function robots-wasm/redis needs the redis package: npm install redis',
+      'false true 0,1',
+    ]);
   });
 
   it('compiles and runs as a TypeScript "module": "nodenext" CommonJS build', () => {

@@ -7,6 +7,8 @@
 // While refreshes fail as unreachable, the last good copy keeps answering (RFC 9309 2.4);
 // with no good copy the origin is disallowed, and after `maxUnreachableMs` of that (30 days
 // by default) treated as unavailable, i.e. allowed (2.3.1.4) - the choice Google makes too.
+// With a `store`, processes share what they fetched (fleet.ts): a local miss reads the store
+// before it fetches.
 
 import { integerOption, requireString } from '../args.js';
 import { toBase64 } from '../encoding.js';
@@ -15,8 +17,10 @@ import { retainedBytes, RobotsTxt } from '../robots-txt.js';
 import {
   ALLOW_ALL, DISALLOW_ALL, requestRobotsTxt, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions, type RobotsFetchResult,
 } from './fetch.js';
+import { refreshShared, StoreLink, warnStoreEvent, type StoreEvent } from './fleet.js';
 import { originOf, robotsLocation } from './origin.js';
-import { snapshotRecords, type CheckedRecord, type RobotsCacheRecord } from './snapshot.js';
+import { snapshotRecords, type CheckedRecord, type RobotsCacheRecord, type SnapshotLimits } from './snapshot.js';
+import { decodeStoredRecord, encodeStoredRecord, type RobotsStore } from './store.js';
 
 export type { RobotsCacheRecord };
 
@@ -36,6 +40,18 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   maxUnreachableMs?: number;
   /** URLs filter() reads ahead, so that fetches for upcoming origins overlap; default 1,000. */
   lookahead?: number;
+  /**
+   * A store shared with other processes (robots-wasm/redis, or any RobotsStore): read on a
+   * local miss, written after each fetch, and a lease in it makes one process of the fleet
+   * fetch each origin. Default none.
+   */
+  store?: RobotsStore;
+  /** The longest a store call may take before the store counts as out; default 1,000 ms. */
+  storeTimeoutMs?: number;
+  /** How long the cache works without the store after a call failed, before it tries it again; default 5,000 ms. */
+  storeRetryMs?: number;
+  /** Told when the store stops answering (once per outage) and when it answers again; default: a console.warn line. */
+  onStoreEvent?: (event: StoreEvent) => void;
 }
 
 /** What export() returns: plain data, ready for JSON.stringify. */
@@ -96,6 +112,28 @@ class Slots {
 
 const THIRTY_DAYS_MS = 30 * 86_400_000;
 
+const STORE_METHODS = ['get', 'set', 'delete', 'claim', 'release'] as const;
+
+/** The link to the options' store, or undefined without one; a TypeError for a store that lacks a RobotsStore method. */
+function storeLink(options: RobotsCacheOptions, timeoutMs: number): StoreLink | undefined {
+  const store = options.store;
+  if (store === undefined) return undefined;
+  const missing = STORE_METHODS.filter((name) => typeof (store as unknown as Record<string, unknown> | null)?.[name] !== 'function');
+  if (missing.length > 0) throw new TypeError(`robots-wasm: store must be a RobotsStore, missing ${missing.join(', ')}`);
+  if (options.onStoreEvent !== undefined && typeof options.onStoreEvent !== 'function') throw new TypeError('robots-wasm: onStoreEvent must be a function');
+  const retryMs = integerOption(options.storeRetryMs, 'storeRetryMs', 5000);
+  return new StoreLink(store, { timeoutMs, retryMs, onEvent: options.onStoreEvent ?? warnStoreEvent });
+}
+
+/** A result as a snapshot entry and a stored record hold it. */
+function recordOf(origin: string, r: RobotsFetchResult, unreachableSince: number | undefined): RobotsCacheRecord {
+  return {
+    status: r.status, origin, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects, fetchedAt: r.fetchedAt,
+    expiresAt: r.expiresAt, error: r.error, body: r.body === undefined ? undefined : toBase64(r.body),
+    etag: r.etag, lastModified: r.lastModified, unreachableSince,
+  };
+}
+
 /** Verdicts for URLs on many origins; each origin's robots.txt is fetched once and cached. */
 export class RobotsCache {
   /** The product token URLs are checked for. */
@@ -113,6 +151,8 @@ export class RobotsCache {
   #tick = 0;
   /** The origin of the last URL asked about (see #originOf). */
   #lastOrigin = '';
+  readonly #link: StoreLink | undefined;
+  readonly #storeTimeoutMs: number;
 
   constructor(options: RobotsCacheOptions) {
     if (options === null || typeof options !== 'object') throw new TypeError('robots-wasm: RobotsCache needs options with an agent');
@@ -124,6 +164,8 @@ export class RobotsCache {
     this.#maxUnreachableMs = integerOption(options.maxUnreachableMs, 'maxUnreachableMs', THIRTY_DAYS_MS, 0);
     this.#lookahead = integerOption(options.lookahead, 'lookahead', 1000);
     this.#slots = new Slots(integerOption(options.concurrency, 'concurrency', 32));
+    this.#storeTimeoutMs = integerOption(options.storeTimeoutMs, 'storeTimeoutMs', 1000);
+    this.#link = storeLink(options, this.#storeTimeoutMs);
   }
 
   /** Origins cached. */
@@ -265,13 +307,7 @@ export class RobotsCache {
   export(): RobotsCacheSnapshot {
     const entries: RobotsCacheRecord[] = [];
     for (const [origin, entry] of this.#entries) {
-      const r = entry.result;
-      if (r === undefined) continue;
-      entries.push({
-        status: r.status, origin, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects, fetchedAt: r.fetchedAt,
-        expiresAt: r.expiresAt, error: r.error, body: r.body === undefined ? undefined : toBase64(r.body),
-        etag: r.etag, lastModified: r.lastModified, unreachableSince: entry.unreachableSince,
-      });
+      if (entry.result !== undefined) entries.push(recordOf(origin, entry.result, entry.unreachableSince));
     }
     return { version: 1, entries };
   }
@@ -283,8 +319,7 @@ export class RobotsCache {
    */
   static import(snapshot: RobotsCacheSnapshot, options: RobotsCacheOptions): RobotsCache {
     const cache = new RobotsCache(options);
-    const { ttlMs, unreachableTtlMs } = cache.#options;
-    for (const checked of snapshotRecords(snapshot, { now: Date.now(), ttlMs, unreachableTtlMs })) cache.#restore(checked);
+    for (const checked of snapshotRecords(snapshot, cache.#limits())) cache.#restore(checked);
     return cache;
   }
 
@@ -298,16 +333,28 @@ export class RobotsCache {
     this.#bytes = 0;
   }
 
-  #restore({ record, body }: CheckedRecord): void {
+  /** What a snapshot or stored record may claim now. */
+  #limits(): SnapshotLimits {
+    const { ttlMs, unreachableTtlMs } = this.#options;
+    return { now: Date.now(), ttlMs, unreachableTtlMs };
+  }
+
+  /** The fetch result a checked record stands for, its file parsed. */
+  #resultOf({ record, body }: CheckedRecord): RobotsFetchResult {
     const mode = this.#options.mode;
     let robots: RobotsTxt;
     if (record.status === 'ok') robots = RobotsTxt.parse(body!, { mode, maxBytes: this.#options.maxBytes });
     else robots = RobotsTxt.parse(record.status === 'unavailable' ? ALLOW_ALL : DISALLOW_ALL, { mode });
-    const result: RobotsFetchResult = {
+    return {
       status: record.status, robots, origin: record.origin, httpStatus: record.httpStatus, finalUrl: record.finalUrl,
       redirects: record.redirects, fetchedAt: record.fetchedAt, expiresAt: record.expiresAt, error: record.error, body,
       etag: record.etag, lastModified: record.lastModified, revalidated: false,
     };
+  }
+
+  #restore(checked: CheckedRecord): void {
+    const record = checked.record;
+    const result = this.#resultOf(checked);
     const entry = this.#entry(record.origin);
     entry.result = result;
     entry.lastGood = result.status === 'unreachable' ? undefined : result;
@@ -412,19 +459,72 @@ export class RobotsCache {
     }
   }
 
+  /** Brings the origin's entry up to date: through the store when there is one, else by fetching. */
   async #refresh(origin: string, entry: Entry): Promise<Entry> {
+    if (this.#link === undefined || !(await this.#refreshShared(this.#link, origin, entry))) await this.#fetchInto(origin, entry);
+    return entry;
+  }
+
+  /** #refresh through the store (fleet.ts); false when the cache must fetch on its own. */
+  #refreshShared(link: StoreLink, origin: string, entry: Entry): Promise<boolean> {
+    const { timeoutMs, ttlMs } = this.#options;
+    // The fetcher's lease covers its fetch and the store calls around it.
+    const leaseMs = timeoutMs + 3 * this.#storeTimeoutMs;
+    return refreshShared(link, leaseMs, {
+      key: origin,
+      decode: (value) => decodeStoredRecord(value, origin, this.#limits()),
+      fresh: (stored) => stored.record.expiresAt > Date.now(),
+      adopt: (stored) => this.#apply(origin, entry, this.#resultOf(stored), stored.record.unreachableSince),
+      withSlot: (claimAndFetch) => this.#withSlot(claimAndFetch),
+      fetch: async (stale) => {
+        // A stale stored copy is this process's last good one too: its validators make the
+        // request conditional, and it answers while the origin is unreachable (RFC 9309 2.4).
+        if (entry.lastGood === undefined && stale !== undefined && stale.record.status !== 'unreachable') {
+          this.#apply(origin, entry, this.#resultOf(stale), stale.record.unreachableSince);
+        }
+        await this.#fetchNow(origin, entry);
+        const result = entry.result!;
+        // A file is kept past its expiry for as long again, so that any process can revalidate
+        // it or answer with it while the origin is unreachable; the record says when it expires.
+        const keepMs = result.body !== undefined ? ttlMs : 0;
+        return { value: encodeStoredRecord(recordOf(origin, result, entry.unreachableSince)), ttlMs: Math.max(1, result.expiresAt - Date.now() + keepMs) };
+      },
+    });
+  }
+
+  /** `use()` holding one of the `concurrency` fetch slots. */
+  async #withSlot<T>(use: () => Promise<T>): Promise<T> {
     await this.#slots.acquire();
-    let fetched: RobotsFetchResult;
     try {
-      this.#fetches++;
-      fetched = await requestRobotsTxt(robotsLocation(origin), this.#options, entry.lastGood);
+      return await use();
     } finally {
       this.#slots.release();
     }
+  }
+
+  /** #fetchNow in a fetch slot. */
+  #fetchInto(origin: string, entry: Entry): Promise<void> {
+    return this.#withSlot(() => this.#fetchNow(origin, entry));
+  }
+
+  /** Fetches the origin's robots.txt (conditionally, when the entry has a good copy) and takes the result. */
+  async #fetchNow(origin: string, entry: Entry): Promise<void> {
+    this.#fetches++;
+    const fetched = await requestRobotsTxt(robotsLocation(origin), this.#options, entry.lastGood);
+    this.#apply(origin, entry, fetched, fetched.status === 'unreachable' ? fetched.fetchedAt : undefined);
+  }
+
+  /**
+   * Takes a fetched or stored result as the entry's: an unreachable one keeps the last good
+   * copy in force, or after maxUnreachableMs without one becomes unavailable. `unreachableSince`:
+   * since when the origin has been unreachable, as the result knows it.
+   */
+  #apply(origin: string, entry: Entry, fetched: RobotsFetchResult, unreachableSince: number | undefined): void {
     let next = fetched;
     let lastGood = entry.lastGood;
     if (fetched.status === 'unreachable') {
-      entry.unreachableSince ??= fetched.fetchedAt;
+      const since = unreachableSince ?? fetched.fetchedAt;
+      entry.unreachableSince = Math.min(entry.unreachableSince ?? since, since);
       if (lastGood !== undefined) {
         // RFC 9309 2.4: the cached copy stays in force while the file is unreachable.
         next = { ...lastGood, expiresAt: fetched.expiresAt, error: fetched.error };
@@ -433,7 +533,7 @@ export class RobotsCache {
         fetched.robots.dispose();
       }
     } else {
-      entry.unreachableSince = undefined;
+      entry.unreachableSince = unreachableSince;
       lastGood = fetched;
     }
     this.#release(entry, new Set([next.robots, lastGood?.robots]));
@@ -441,7 +541,6 @@ export class RobotsCache {
     entry.result = next;
     entry.lastGood = lastGood;
     this.#count(origin, entry);
-    return entry;
   }
 
   /** Frees the tables of the entry's files that are not in `keep`. */

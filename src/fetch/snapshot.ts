@@ -72,7 +72,7 @@ function bodyOf(value: unknown, ok: boolean): Uint8Array | undefined | string {
 }
 
 /** Checks one entry; returns it with only its known fields and expiresAt clamped. */
-function checkRecord(value: unknown, where: string, limits: SnapshotLimits): CheckedRecord {
+export function checkRecord(value: unknown, where: string, limits: SnapshotLimits): CheckedRecord {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`robots-wasm: RobotsCache snapshot ${where} must be an object, got ${describe(value)}`);
   const fields = value as Record<string, unknown>;
   const name = typeof fields.origin === 'string' ? `${where} (${fields.origin.slice(0, 100)})` : where;

@@ -33,6 +33,8 @@ export interface KernelExports {
   validateWorkBytes(size: number): number;
   /** A u32, which reaches JS as a signed i32: `>>> 0` it. */
   tableChecksum(table: number, size: number): number;
+  /** CRC-32C of bytes; a u32, which reaches JS as a signed i32: `>>> 0` it. */
+  bytesChecksum(at: number, len: number): number;
   /** Writes the checksum an image carries into the table's header; the matcher never reads it. */
   sealTable(table: number, size: number): void;
   /** 1 when the checksum in an image's header is its own. */
@@ -287,4 +289,13 @@ export function setWasmMemoryLimit(bytes: number): void {
 export function kernel(): Kernel {
   threadKernel ??= new Kernel(new WebAssembly.Instance(wasmModule(), {}));
   return threadKernel;
+}
+
+/** CRC-32C of `bytes` (the kernel's, which also checks table images). */
+export function crc32c(bytes: Uint8Array): number {
+  const k = kernel();
+  return k.withScratch(Math.max(bytes.length, 1), (at) => {
+    k.u8.set(bytes, at);
+    return k.fn.bytesChecksum(at, bytes.length) >>> 0;
+  });
 }

@@ -1,0 +1,123 @@
+// The store a fleet of RobotsCache processes shares (issue: a crawl that outgrows one process):
+// the contract any key-value service can meet, an in-memory implementation of it, and how a
+// cached origin is written into it. A stored value is text: a header with a CRC-32C of the
+// record, then the record as JSON in the form RobotsCache.export() writes. A value that is not
+// exactly that (damaged, cut short, written by something else, for another origin) is refused
+// whole: it is never read as rules.
+
+import { crc32c } from '../wasm/kernel.js';
+import { checkRecord, type CheckedRecord, type RobotsCacheRecord, type SnapshotLimits } from './snapshot.js';
+
+/**
+ * What RobotsCache needs of a shared store (Redis, a SQL table, Keyv...): plain values with
+ * an expiry, and a lease that one caller at a time can hold. Keys are origins
+ * (`https://example.com`); the store may prefix them. Every method may reject: RobotsCache
+ * then works alone until the store answers again.
+ */
+export interface RobotsStore {
+  /** The value stored under `key`, or undefined when there is none (or it expired). */
+  get(key: string): Promise<string | undefined>;
+  /** Stores `value` under `key`, replacing any, until `ttlMs` from now. */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Removes the value under `key`. */
+  delete(key: string): Promise<void>;
+  /**
+   * Atomically: when nobody holds the lease on `key` (a namespace apart from the values), gives
+   * it to `owner` for `leaseMs` and resolves true; otherwise resolves false.
+   */
+  claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Ends the lease on `key` if `owner` still holds it; otherwise does nothing. */
+  release(key: string, owner: string): Promise<void>;
+}
+
+/**
+ * A RobotsStore in this process's memory: what several RobotsCache instances of one process
+ * can share, and the reference for the contract. Expired values and leases are dropped when
+ * next read.
+ * @example
+ * import { createServer } from 'node:http';
+ * import { MemoryStore, RobotsCache } from 'robots-wasm';
+ * const server = createServer((req, res) => res.end('User-agent: *\nDisallow: /private/\n'));
+ * await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+ * const site = `http://127.0.0.1:${server.address().port}`;
+ * const store = new MemoryStore();
+ * const first = new RobotsCache({ agent: 'ExampleBot', store });
+ * const second = new RobotsCache({ agent: 'ExampleBot', store });
+ * console.log(await first.isAllowed(`${site}/private/a`), await second.isAllowed(`${site}/b`)); // → false true
+ * console.log(first.fetches, second.fetches); // → 1 0
+ * server.close();
+ */
+export class MemoryStore implements RobotsStore {
+  readonly #values = new Map<string, { value: string; until: number }>();
+  readonly #leases = new Map<string, { owner: string; until: number }>();
+
+  /** Values held (expired ones included until they are next read). */
+  get size(): number {
+    return this.#values.size;
+  }
+
+  /** See RobotsStore.get. */
+  async get(key: string): Promise<string | undefined> {
+    const held = this.#values.get(key);
+    if (held === undefined || held.until > Date.now()) return held?.value;
+    this.#values.delete(key);
+    return undefined;
+  }
+
+  /** See RobotsStore.set. */
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#values.set(key, { value, until: Date.now() + ttlMs });
+  }
+
+  /** See RobotsStore.delete. */
+  async delete(key: string): Promise<void> {
+    this.#values.delete(key);
+  }
+
+  /** See RobotsStore.claim. */
+  async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    const lease = this.#leases.get(key);
+    if (lease !== undefined && lease.until > Date.now()) return false;
+    this.#leases.set(key, { owner, until: Date.now() + leaseMs });
+    return true;
+  }
+
+  /** See RobotsStore.release. */
+  async release(key: string, owner: string): Promise<void> {
+    if (this.#leases.get(key)?.owner === owner) this.#leases.delete(key);
+  }
+}
+
+/** The first word of every stored value: the format, so that another version's values are refused, not misread. */
+const STORE_FORMAT = 'robots-wasm-record/1';
+
+const encoder = new TextEncoder();
+
+/** CRC-32C of `json` as eight hex digits. */
+function checksumOf(json: string): string {
+  return crc32c(encoder.encode(json)).toString(16).padStart(8, '0');
+}
+
+/** A cached origin's record as a store value: format, checksum, JSON. */
+export function encodeStoredRecord(record: RobotsCacheRecord): string {
+  const json = JSON.stringify(record);
+  return `${STORE_FORMAT} ${checksumOf(json)}\n${json}`;
+}
+
+/**
+ * The record of a store value for `origin`, checked as an exported snapshot's entries are
+ * (every field, and freshness clamped by `limits`); undefined for anything else: another
+ * format, a checksum that does not match, JSON that does not parse, a bad field, another origin.
+ */
+export function decodeStoredRecord(value: string, origin: string, limits: SnapshotLimits): CheckedRecord | undefined {
+  const headerEnd = value.indexOf('\n');
+  if (headerEnd !== STORE_FORMAT.length + 9 || !value.startsWith(`${STORE_FORMAT} `)) return undefined;
+  const json = value.slice(headerEnd + 1);
+  if (value.slice(STORE_FORMAT.length + 1, headerEnd) !== checksumOf(json)) return undefined;
+  try {
+    const checked = checkRecord(JSON.parse(json), 'value', limits);
+    return checked.record.origin === origin ? checked : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,127 @@
+// A real redis-server for the fleet tests (Debian's package: `apt-get install redis-server`),
+// on a free loopback port, with no persistence, started and stopped by the test; and fleet
+// processes: node child processes that each run a RobotsCache on that server (fleet-process.mjs).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { createClient } from 'redis';
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A redis-server process on 127.0.0.1:port that can be stopped and started again on the same port. */
+export class RedisServer {
+  readonly url: string;
+  #process: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {
+    this.url = `redis://127.0.0.1:${port}`;
+  }
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.resume();
+    return server;
+  }
+
+  /** Starts the server (again) and resolves once it accepts connections. */
+  async resume(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    this.#process = child;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+      const client = createClient({ url: this.url, socket: { reconnectStrategy: false } });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        await client.ping();
+        await client.close();
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error('redis-server did not start within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  /** Kills the server (as a crash would) and resolves once it has exited. */
+  async stop(): Promise<void> {
+    const child = this.#process;
+    this.#process = undefined;
+    if (child === undefined || child.exitCode !== null) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGKILL');
+    });
+  }
+
+  /** A client of the test's own, for looking at and writing keys directly. */
+  async client() {
+    const client = createClient({ url: this.url });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  }
+}
+
+/** How a fleet process sets up its RobotsCache (see fleet-process.mjs). */
+export interface FleetOptions {
+  redisUrl: string;
+  prefix: string;
+  timeoutMs?: number;
+  storeTimeoutMs?: number;
+  storeRetryMs?: number;
+  minTtlMs?: number;
+}
+
+/** A child process running one RobotsCache on the fleet's store, answering check requests. */
+export class FleetProcess {
+  /** The store events the process reported, in order. */
+  readonly events: string[] = [];
+  readonly #child: ChildProcess;
+  readonly #waiting = new Map<number, (reply: { verdicts: string; fetches: number }) => void>();
+  #next = 0;
+  readonly exited: Promise<number | null>;
+
+  constructor(options: FleetOptions) {
+    this.#child = spawn(process.execPath, [new URL('./fleet-process.mjs', import.meta.url).pathname, JSON.stringify(options)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    this.exited = new Promise((resolve) => this.#child.once('exit', resolve));
+    createInterface({ input: this.#child.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as { id?: number; event?: string; verdicts: string; fetches: number };
+      if (message.event !== undefined) this.events.push(message.event);
+      else this.#waiting.get(message.id!)?.(message);
+    });
+  }
+
+  /** The process's verdicts for `urls` ('1' allowed, '0' not, one char a URL), and its fetches so far. */
+  check(urls: string[]): Promise<{ verdicts: string; fetches: number }> {
+    const id = this.#next++;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.#child.stdin!.write(`${JSON.stringify({ id, urls })}\n`);
+    });
+  }
+
+  /** Ends the process as a crash would. */
+  kill(): Promise<number | null> {
+    this.#child.kill('SIGKILL');
+    return this.exited;
+  }
+
+  /** Ends the process: its input closes and it exits. */
+  close(): Promise<number | null> {
+    this.#child.stdin!.end();
+    return this.exited;
+  }
+}

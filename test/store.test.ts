@@ -1,0 +1,179 @@
+// RobotsCache with a shared store, in one process: the protocol of src/fetch/fleet.ts over
+// MemoryStore (the in-memory RobotsStore) and real servers on 127.0.0.1. The fleet of
+// processes on a real Redis is test/redis/.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStore, RobotsCache, type RobotsStore, type StoreEvent } from '../src/index.js';
+import { decodeStoredRecord, encodeStoredRecord } from '../src/fetch/store.js';
+import type { RobotsCacheRecord } from '../src/fetch/snapshot.js';
+import { serve, startSites, stopSites, type Site } from './support/servers.js';
+
+const BODY = 'User-agent: *\nDisallow: /private/\n';
+let sites: Site[] = [];
+
+afterEach(async () => {
+  await stopSites(sites);
+  sites = [];
+});
+
+const hits = (site: Site) => site.hits.get('/robots.txt') ?? 0;
+const LIMITS = { now: Date.now() + 3_600_000, ttlMs: 86_400_000, unreachableTtlMs: 600_000 };
+
+function record(origin: string, body: string): RobotsCacheRecord {
+  const now = Date.now();
+  return {
+    status: 'ok', origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now, expiresAt: now + 60_000,
+    error: undefined, body: Buffer.from(body).toString('base64'), etag: '"v1"', lastModified: undefined, unreachableSince: undefined,
+  };
+}
+
+describe('stored records', () => {
+  const origin = 'https://example.com';
+
+  it('a record survives the store: same fields, same body', () => {
+    const value = encodeStoredRecord(record(origin, BODY));
+    const checked = decodeStoredRecord(value, origin, LIMITS)!;
+    expect(checked.record.etag).toBe('"v1"');
+    expect(Buffer.from(checked.body!).toString()).toBe(BODY);
+  });
+
+  it('a damaged, cut, foreign or misplaced value is refused whole', () => {
+    const value = encodeStoredRecord(record(origin, BODY));
+    // The body of a disallow-all file with one byte changed still decodes as base64 and parses as rules.
+    const json = value.slice(value.indexOf('\n') + 1);
+    const flipped = value.slice(0, value.indexOf('\n') + 1) + json.replace(/"body":"(.)/, (_match, c: string) => `"body":"${c === 'V' ? 'W' : 'V'}`);
+    expect(flipped).not.toBe(value);
+    for (const bad of [
+      flipped,
+      value.slice(0, value.length - 10),
+      value.slice(0, value.indexOf('\n')),
+      '',
+      'garbage',
+      json,
+      value.replace('robots-wasm-record/1', 'robots-wasm-record/2'),
+    ]) {
+      expect(decodeStoredRecord(bad, origin, LIMITS)).toBeUndefined();
+    }
+    expect(decodeStoredRecord(value, 'https://other.example', LIMITS)).toBeUndefined();
+    // A checksum over a record with a bad field: refused by the field checks.
+    const future = encodeStoredRecord({ ...record(origin, BODY), fetchedAt: Date.now() + 86_400_000 * 10 });
+    expect(decodeStoredRecord(future, origin, LIMITS)).toBeUndefined();
+  });
+});
+
+describe('RobotsCache with a store', () => {
+  it('a second cache answers from the store without fetching', async () => {
+    sites = await startSites(3, serve(BODY, { 'cache-control': 'max-age=3600' }));
+    const store = new MemoryStore();
+    const first = new RobotsCache({ agent: 'ExampleBot', store });
+    const urls = sites.flatMap((s) => [`${s.origin}/private/a`, `${s.origin}/public`]);
+    expect([...(await first.checkMany(urls))]).toEqual([0, 1, 0, 1, 0, 1]);
+    const second = new RobotsCache({ agent: 'ExampleBot', store });
+    expect([...(await second.checkMany(urls))]).toEqual([0, 1, 0, 1, 0, 1]);
+    expect(second.fetches).toBe(0);
+    expect(sites.map(hits)).toEqual([1, 1, 1]);
+    expect(store.size).toBe(3);
+  });
+
+  it('five caches asking for 50 origins at once: each robots.txt fetched once in all', async () => {
+    sites = await startSites(50, (req, res, site) => setTimeout(() => serve(BODY)(req, res, site), 30));
+    const store = new MemoryStore();
+    const caches = Array.from({ length: 5 }, () => new RobotsCache({ agent: 'ExampleBot', store }));
+    const urls = sites.map((s) => `${s.origin}/private/x`);
+    const verdicts = await Promise.all(caches.map((cache) => cache.checkMany(urls)));
+    for (const v of verdicts) expect([...v]).toEqual(urls.map(() => 0));
+    expect(sites.map(hits)).toEqual(sites.map(() => 1));
+    expect(caches.reduce((sum, cache) => sum + cache.fetches, 0)).toBe(50);
+  });
+
+  it('garbage under an origin is refetched and replaced, never read as rules', async () => {
+    sites = await startSites(1, serve(BODY));
+    const store = new MemoryStore();
+    const origin = sites[0].origin;
+    // An allow-all file, stored with a checksum that does not match.
+    const forged = encodeStoredRecord(record(origin, '')).replace(/ [0-9a-f]{8}\n/, ' 00000000\n');
+    await store.set(origin, forged, 60_000);
+    const cache = new RobotsCache({ agent: 'ExampleBot', store });
+    expect(await cache.isAllowed(`${origin}/private/x`)).toBe(false);
+    expect(hits(sites[0])).toBe(1);
+    const stored = decodeStoredRecord((await store.get(origin))!, origin, { ...LIMITS, now: Date.now() });
+    expect(Buffer.from(stored!.body!).toString()).toBe(BODY);
+  });
+
+  it('a lease held by a process that died: the origin is fetched once the lease lapses', async () => {
+    sites = await startSites(1, serve(BODY));
+    const store = new MemoryStore();
+    const origin = sites[0].origin;
+    await store.claim(origin, 'a process that died', 400);
+    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs: 2000, storeTimeoutMs: 100 });
+    const started = Date.now();
+    expect(await cache.isAllowed(`${origin}/private/x`)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(hits(sites[0])).toBe(1);
+  });
+
+  it('a lease never let go is waited for at most the fetch timeout plus the store calls, then fetched alone', async () => {
+    sites = await startSites(1, serve(BODY));
+    const store = new MemoryStore();
+    const origin = sites[0].origin;
+    await store.claim(origin, 'a stuck process', 3_600_000);
+    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs: 300, storeTimeoutMs: 100 });
+    const started = Date.now();
+    expect(await cache.isAllowed(`${origin}/private/x`)).toBe(false);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(590);
+    expect(waited).toBeLessThan(3000);
+    expect(hits(sites[0])).toBe(1);
+  });
+
+  it('an expired stored file is revalidated by whichever cache needs it: one 304, shared', async () => {
+    let conditional = 0;
+    sites = await startSites(1, (req, res, site) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        conditional++;
+        res.writeHead(304, { 'cache-control': 'max-age=1' }).end();
+        return;
+      }
+      serve(BODY, { etag: '"v1"', 'cache-control': 'max-age=1' })(req, res, site);
+    });
+    const store = new MemoryStore();
+    const options = { agent: 'ExampleBot', store, minTtlMs: 0 };
+    const url = `${sites[0].origin}/private/x`;
+    expect(await new RobotsCache(options).isAllowed(url)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const second = new RobotsCache(options);
+    expect(await second.isAllowed(url)).toBe(false);
+    const third = new RobotsCache(options);
+    expect(await third.isAllowed(url)).toBe(false);
+    expect([hits(sites[0]), conditional, second.fetches, third.fetches]).toEqual([2, 1, 1, 0]);
+  });
+
+  it('a store that fails is reported once per outage, and every verdict is still right', async () => {
+    sites = await startSites(4, serve(BODY));
+    const memory = new MemoryStore();
+    let failing = true;
+    // A real store behind a switch: the cache sees it fail and come back.
+    const store: RobotsStore = {
+      get: (key) => (failing ? Promise.reject(new Error('connection refused')) : memory.get(key)),
+      set: (key, value, ttl) => (failing ? Promise.reject(new Error('connection refused')) : memory.set(key, value, ttl)),
+      delete: (key) => memory.delete(key),
+      claim: (key, owner, lease) => (failing ? Promise.reject(new Error('connection refused')) : memory.claim(key, owner, lease)),
+      release: (key, owner) => memory.release(key, owner),
+    };
+    const events: StoreEvent['type'][] = [];
+    const cache = new RobotsCache({ agent: 'ExampleBot', store, storeRetryMs: 100, onStoreEvent: (e) => events.push(e.type) });
+    expect([...(await cache.checkMany(sites.slice(0, 2).map((s) => `${s.origin}/private/x`)))]).toEqual([0, 0]);
+    expect(events).toEqual(['unavailable']);
+    failing = false;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect([...(await cache.checkMany(sites.slice(2).map((s) => `${s.origin}/x`)))]).toEqual([1, 1]);
+    expect(events).toEqual(['unavailable', 'available']);
+    expect(memory.size).toBe(2);
+    expect(sites.map(hits)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('a store without the RobotsStore methods is a TypeError naming them', () => {
+    expect(() => new RobotsCache({ agent: 'ExampleBot', store: { get: async () => undefined } as unknown as RobotsStore })).toThrow(
+      /missing set, delete, claim, release/,
+    );
+  });
+});
