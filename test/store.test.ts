@@ -17,6 +17,7 @@ afterEach(async () => {
 
 const hits = (site: Site) => site.hits.get('/robots.txt') ?? 0;
 const LIMITS = { now: Date.now() + 3_600_000, ttlMs: 86_400_000, unreachableTtlMs: 600_000 };
+const MAX_BODY = 512_000;
 
 function record(origin: string, body: string): RobotsCacheRecord {
   const now = Date.now();
@@ -31,7 +32,7 @@ describe('stored records', () => {
 
   it('a record survives the store: same fields, same body', () => {
     const value = encodeStoredRecord(record(origin, BODY));
-    const checked = decodeStoredRecord(value, origin, LIMITS)!;
+    const checked = decodeStoredRecord(value, origin, LIMITS, MAX_BODY)!;
     expect(checked.record.etag).toBe('"v1"');
     expect(Buffer.from(checked.body!).toString()).toBe(BODY);
   });
@@ -51,12 +52,20 @@ describe('stored records', () => {
       json,
       value.replace('robots-wasm-record/1', 'robots-wasm-record/2'),
     ]) {
-      expect(decodeStoredRecord(bad, origin, LIMITS)).toBeUndefined();
+      expect(decodeStoredRecord(bad, origin, LIMITS, MAX_BODY)).toBeUndefined();
     }
-    expect(decodeStoredRecord(value, 'https://other.example', LIMITS)).toBeUndefined();
+    expect(decodeStoredRecord(value, 'https://other.example', LIMITS, MAX_BODY)).toBeUndefined();
     // A checksum over a record with a bad field: refused by the field checks.
     const future = encodeStoredRecord({ ...record(origin, BODY), fetchedAt: Date.now() + 86_400_000 * 10 });
-    expect(decodeStoredRecord(future, origin, LIMITS)).toBeUndefined();
+    expect(decodeStoredRecord(future, origin, LIMITS, MAX_BODY)).toBeUndefined();
+  });
+
+  it('a value longer than a record of the largest body can be is refused unread', () => {
+    const body = 'x'.repeat(3000);
+    const value = encodeStoredRecord(record(origin, body));
+    expect(decodeStoredRecord(value, origin, LIMITS, 3000)).toBeDefined();
+    expect(decodeStoredRecord(value, origin, LIMITS, 1000)).toBeDefined();
+    expect(decodeStoredRecord(value + ' '.repeat(70_000), origin, LIMITS, 1000)).toBeUndefined();
   });
 });
 
@@ -95,8 +104,21 @@ describe('RobotsCache with a store', () => {
     const cache = new RobotsCache({ agent: 'ExampleBot', store });
     expect(await cache.isAllowed(`${origin}/private/x`)).toBe(false);
     expect(hits(sites[0])).toBe(1);
-    const stored = decodeStoredRecord((await store.get(origin))!, origin, { ...LIMITS, now: Date.now() });
+    const stored = decodeStoredRecord((await store.get(origin))!, origin, { ...LIMITS, now: Date.now() }, MAX_BODY);
     expect(Buffer.from(stored!.body!).toString()).toBe(BODY);
+  });
+
+  it("a record from a machine whose clock is ahead by seconds is used; one from the far future is refetched", async () => {
+    sites = await startSites(2, serve(BODY));
+    const store = new MemoryStore();
+    const [near, far] = sites;
+    const ahead = (origin: string, ms: number) => ({ ...record(origin, ''), fetchedAt: Date.now() + ms, expiresAt: Date.now() + ms + 60_000 });
+    await store.set(near.origin, encodeStoredRecord(ahead(near.origin, 30_000)), 60_000);
+    await store.set(far.origin, encodeStoredRecord(ahead(far.origin, 600_000)), 60_000);
+    const cache = new RobotsCache({ agent: 'ExampleBot', store });
+    // The stored near record is allow-all: used as it is, not fetched.
+    expect([...(await cache.checkMany([`${near.origin}/private/x`, `${far.origin}/private/x`]))]).toEqual([1, 0]);
+    expect([hits(near), hits(far)]).toEqual([0, 1]);
   });
 
   it('a lease held by a process that died: the origin is fetched once the lease lapses', async () => {

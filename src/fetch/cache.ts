@@ -114,6 +114,12 @@ const THIRTY_DAYS_MS = 30 * 86_400_000;
 
 const STORE_METHODS = ['get', 'set', 'delete', 'claim', 'release'] as const;
 
+/**
+ * How far ahead of this one the clock of a machine that stored a record may be: a fleet's
+ * clocks differ by seconds, and a record "fetched in the future" by less is not damage.
+ */
+const STORE_CLOCK_SKEW_MS = 60_000;
+
 /** The link to the options' store, or undefined without one; a TypeError for a store that lacks a RobotsStore method. */
 function storeLink(options: RobotsCacheOptions, timeoutMs: number): StoreLink | undefined {
   const store = options.store;
@@ -333,10 +339,10 @@ export class RobotsCache {
     this.#bytes = 0;
   }
 
-  /** What a snapshot or stored record may claim now. */
-  #limits(): SnapshotLimits {
+  /** What a snapshot or stored record may claim now; `skewMs`: how far ahead another machine's clock may be. */
+  #limits(skewMs = 0): SnapshotLimits {
     const { ttlMs, unreachableTtlMs } = this.#options;
-    return { now: Date.now(), ttlMs, unreachableTtlMs };
+    return { now: Date.now() + skewMs, ttlMs, unreachableTtlMs };
   }
 
   /** The fetch result a checked record stands for, its file parsed. */
@@ -472,7 +478,7 @@ export class RobotsCache {
     const leaseMs = timeoutMs + 3 * this.#storeTimeoutMs;
     return refreshShared(link, leaseMs, {
       key: origin,
-      decode: (value) => decodeStoredRecord(value, origin, this.#limits()),
+      decode: (value) => decodeStoredRecord(value, origin, this.#limits(STORE_CLOCK_SKEW_MS), this.#options.maxBytes),
       fresh: (stored) => stored.record.expiresAt > Date.now(),
       adopt: (stored) => this.#apply(origin, entry, this.#resultOf(stored), stored.record.unreachableSince),
       withSlot: (claimAndFetch) => this.#withSlot(claimAndFetch),

@@ -104,12 +104,18 @@ export function encodeStoredRecord(record: RobotsCacheRecord): string {
   return `${STORE_FORMAT} ${checksumOf(json)}\n${json}`;
 }
 
+/** Room in a stored value for everything but the body: the fields, and a final URL as long as a request line gets. */
+const RECORD_FIELDS_ROOM = 64 * 1024;
+
 /**
  * The record of a store value for `origin`, checked as an exported snapshot's entries are
  * (every field, and freshness clamped by `limits`); undefined for anything else: another
- * format, a checksum that does not match, JSON that does not parse, a bad field, another origin.
+ * format, a checksum that does not match, JSON that does not parse, a bad field, another
+ * origin, or a value longer than a record with a body of `maxBodyBytes` + 1 can be (it is not
+ * read at all).
  */
-export function decodeStoredRecord(value: string, origin: string, limits: SnapshotLimits): CheckedRecord | undefined {
+export function decodeStoredRecord(value: string, origin: string, limits: SnapshotLimits, maxBodyBytes: number): CheckedRecord | undefined {
+  if (value.length > Math.ceil((maxBodyBytes + 1) / 3) * 4 + RECORD_FIELDS_ROOM) return undefined;
   const headerEnd = value.indexOf('\n');
   if (headerEnd !== STORE_FORMAT.length + 9 || !value.startsWith(`${STORE_FORMAT} `)) return undefined;
   const json = value.slice(headerEnd + 1);

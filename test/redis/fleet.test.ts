@@ -149,6 +149,35 @@ describe('a fleet on Redis', () => {
     expect(sites.slice(50, 60).map(hits)).toEqual(Array(10).fill(1));
   }, 60_000);
 
+  it('Redis that stops answering (SIGSTOP): no verdict waits longer than the store timeout, and the store is used again once it answers', async () => {
+    sites = await startSites(40, perSite);
+    const options = fleetOptions({ storeTimeoutMs: 300, storeRetryMs: 300 });
+    const processes = startFleet(2, options);
+    const phase = (from: number, to: number) => urlsOf(sites.slice(from, to));
+    expect((await processes[0].check(phase(0, 5))).verdicts).toBe(await expectedVerdicts(phase(0, 5)));
+
+    redis.freeze();
+    try {
+      const started = Date.now();
+      const frozen = await processes[0].check(phase(5, 15));
+      // One store call times out; the cache then skips the store and fetches.
+      expect(Date.now() - started).toBeLessThan(300 + 1000);
+      expect(frozen.verdicts).toBe(await expectedVerdicts(phase(5, 15)));
+      expect(processes[0].events).toEqual(['unavailable']);
+    } finally {
+      redis.thaw();
+    }
+    for (let probe = 15; !processes[0].events.includes('available'); probe++) {
+      expect(probe).toBeLessThan(30);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await processes[0].check(phase(probe, probe + 1));
+    }
+    const first = await processes[0].check(phase(30, 40));
+    const second = await processes[1].check(phase(30, 40));
+    expect(second.verdicts).toBe(first.verdicts);
+    expect(sites.slice(30, 40).map(hits)).toEqual(Array(10).fill(1));
+  }, 60_000);
+
   it('garbage, truncated, forged or mistyped values under the prefix: refused, refetched, replaced, never used as rules', async () => {
     sites = await startSites(5, perSite);
     const options = fleetOptions();
@@ -170,7 +199,7 @@ describe('a fleet on Redis', () => {
     expect((await member.check(urls)).verdicts).toBe('00000');
     expect(sites.map(hits)).toEqual([1, 1, 1, 1, 1]);
     for (const site of sites) {
-      const stored = decodeStoredRecord((await client.get(key(site)))!, site.origin, { now: Date.now(), ttlMs: 86_400_000, unreachableTtlMs: 600_000 });
+      const stored = decodeStoredRecord((await client.get(key(site)))!, site.origin, { now: Date.now(), ttlMs: 86_400_000, unreachableTtlMs: 600_000 }, 512_000);
       expect(stored?.record.httpStatus).toBe(200);
     }
     expect(member.events).toEqual([]);

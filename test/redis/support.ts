@@ -53,6 +53,16 @@ export class RedisServer {
     }
   }
 
+  /** Stops the server without closing anything (SIGSTOP): connections stay open and commands get no answer. */
+  freeze(): void {
+    this.#process?.kill('SIGSTOP');
+  }
+
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void {
+    this.#process?.kill('SIGCONT');
+  }
+
   /** Kills the server (as a crash would) and resolves once it has exited. */
   async stop(): Promise<void> {
     const child = this.#process;
@@ -61,6 +71,7 @@ export class RedisServer {
     await new Promise((resolve) => {
       child.once('exit', resolve);
       child.kill('SIGKILL');
+      child.kill('SIGCONT');
     });
   }
 
