@@ -19,3 +19,4 @@ export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';
 export { RobotsRules, type RuleValue } from './tags/rules.js';
 export { urlControls, type HeadersInput, type ResponseInput, type UrlControls, type UrlControlsOptions } from './tags/controls.js';
 export { lintRobotsTxt, type Diagnostic, type Severity } from './robots/lint.js';
+export { combineUsage, USAGE_CATEGORIES, type UsagePreferences } from './fields/usage.js';

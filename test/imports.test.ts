@@ -13,7 +13,7 @@ const SRC = join(import.meta.dirname, '..', 'src');
  * what is built on files and matchers; the entry points a user or the CLI starts from.
  */
 const LAYERS = [
-  ['wasm/', 'args.ts', 'bytes.ts', 'encoding.ts'],
+  ['wasm/', 'fields/', 'args.ts', 'bytes.ts', 'encoding.ts'],
   ['url/', 'compile/', 'robots/'],
   ['matcher.ts'],
   ['robots-txt.ts'],

@@ -5,7 +5,7 @@ import { Parser } from 'htmlparser2';
 import { parseList as referenceList, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsMeta } from '../src/index.js';
-import { parseList } from '../src/tags/structured.js';
+import { parseList } from '../src/fields/structured.js';
 import { pick, rng, type Rng } from './support/random.js';
 
 const AGENTS = ['*', 'ExampleBot', 'googlebot', 'Bing-Bot', 'a_b', 'x'];

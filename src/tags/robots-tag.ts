@@ -16,7 +16,7 @@
 import { integerOption } from '../args.js';
 import { readLegacy } from './legacy.js';
 import { agentKey, putRule, robotsRules, rulesOf, type RobotsRules, type RuleMap } from './rules.js';
-import { parseList, type BareItem, type ListMember } from './structured.js';
+import { parseList, type BareItem, type ListMember } from '../fields/structured.js';
 
 /** The draft's lowest allowed parsing limit for a field. */
 export const MIN_FIELD_BYTES = 8192;

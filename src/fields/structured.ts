@@ -1,8 +1,10 @@
-// A Structured Field List parser (RFC 9651 4.2.1) for the Robots-Tag field, tolerant where the
-// robots-tag draft asks it to be: a strict parser rejects the whole field on the first
+// Structured Field values (RFC 9651). parseList reads the Robots-Tag field, tolerant where
+// the robots-tag draft asks it to be: a strict parser rejects the whole field on the first
 // error; this one returns the members read before it (the member in error and everything
-// after it are ignored, as with the truncated member at the parsing limit). Parameter keys
-// are read case-insensitively (rule names are), otherwise the grammar is RFC 9651's.
+// after it are ignored, as with the truncated member at the parsing limit), and reads
+// parameter keys case-insensitively (rule names are). parseDictionary reads a Dictionary
+// (Content-Usage, in a header or robots.txt) strictly, as RFC 9651 does: keys are lowercase,
+// and any error fails the whole value.
 //
 // A hand-written scanner over the field's characters (header values are octets: one char
 // each); every loop advances, so the cost is linear in the input.
@@ -32,11 +34,18 @@ export interface ParsedList {
   valid: boolean;
 }
 
+/** A Dictionary member's value: its bare item (undefined for an Inner List) and its parameters. */
+export interface DictionaryValue {
+  item: BareItem | undefined;
+  params: Map<string, BareItem>;
+}
+
 class Failure {}
 const FAIL = new Failure();
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isAlpha = (c: number) => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
 /** tchar of RFC 9110 5.6.2. */
 function isTchar(c: number): boolean {
   return isAlpha(c) || isDigit(c) || (c < 0x7f && "!#$%&'*+-.^_`|~".includes(String.fromCharCode(c)));
@@ -44,7 +53,8 @@ function isTchar(c: number): boolean {
 
 class Reader {
   pos = 0;
-  constructor(readonly s: string) {}
+  /** `strictKeys`: keys are RFC 9651's (lowercase only) and kept as written; otherwise either case, lowercased. */
+  constructor(readonly s: string, readonly strictKeys = false) {}
 
   code(): number {
     return this.pos < this.s.length ? this.s.charCodeAt(this.pos) : -1;
@@ -178,16 +188,18 @@ class Reader {
   }
 
   key(): string {
+    const letter = this.strictKeys ? isLower : isAlpha;
     const c = this.code();
-    if (!(isAlpha(c) || c === 0x2a)) throw FAIL;
+    if (!(letter(c) || c === 0x2a)) throw FAIL;
     const start = this.pos;
     this.pos++;
     for (;;) {
       const d = this.code();
-      if (isAlpha(d) || isDigit(d) || d === 0x5f || d === 0x2d || d === 0x2e || d === 0x2a) this.pos++;
+      if (letter(d) || isDigit(d) || d === 0x5f || d === 0x2d || d === 0x2e || d === 0x2a) this.pos++;
       else break;
     }
-    return this.s.slice(start, this.pos).toLowerCase();
+    const key = this.s.slice(start, this.pos);
+    return this.strictKeys ? key : key.toLowerCase();
   }
 
   params(): Map<string, BareItem> {
@@ -249,5 +261,41 @@ export function parseList(value: string): ParsedList {
   } catch (error) {
     if (error !== FAIL) throw error;
     return { members, valid: false };
+  }
+}
+
+/**
+ * The members of a Dictionary field value (RFC 9651 4.2.2), or undefined when the value does
+ * not parse: strict, as RFC 9651 is (an uppercase key, a bad item, a trailing comma or any
+ * other error fails the whole value). A repeated key's last value applies.
+ */
+export function parseDictionary(value: string): Map<string, DictionaryValue> | undefined {
+  const r = new Reader(value, true);
+  const members = new Map<string, DictionaryValue>();
+  r.skipSp();
+  if (r.code() < 0) return members;
+  try {
+    for (;;) {
+      const key = r.key();
+      let member: DictionaryValue;
+      if (r.code() === 0x3d) {
+        r.pos++;
+        const { item, params } = r.member();
+        member = { item, params };
+      } else {
+        member = { item: { type: 'boolean', value: true }, params: r.params() };
+      }
+      // A repeated key takes the last value (RFC 9651 4.2.2).
+      members.set(key, member);
+      r.skipOws();
+      if (r.code() < 0) return members;
+      if (r.code() !== 0x2c) throw FAIL;
+      r.pos++;
+      r.skipOws();
+      if (r.code() < 0) throw FAIL; // a trailing comma
+    }
+  } catch (error) {
+    if (error !== FAIL) throw error;
+    return undefined;
   }
 }
