@@ -53,7 +53,7 @@ function originOf(name: string): string {
 }
 
 /** The patterns of a body's allow and disallow lines, read as plain text: what the URLs are made from. */
-function rulePatterns(body: string): string[] {
+export function rulePatterns(body: string): string[] {
   const patterns: string[] = [];
   for (const line of body.split(/\r\n|\r|\n/)) {
     const match = /^\s*(?:dis)?allow\s*:\s*([^\s#]*)/i.exec(line);

@@ -98,7 +98,6 @@ export interface Frontier {
  * picked at random, until every origin's URLs (from benchUrls on its file) are out.
  */
 export function frontierUrls(bodies: readonly string[], parse: (body: string) => RobotsTxt, origins: number, count: number, seed = 1): Frontier {
-  const next = random(seed);
   const byOrigin = new Map<string, string>();
   const lists: string[][] = [];
   const perOrigin = Math.ceil(count / origins);
@@ -108,9 +107,15 @@ export function frontierUrls(bodies: readonly string[], parse: (body: string) =>
     byOrigin.set(origin, body);
     lists.push(benchUrls(perOrigin, parse(body), seed + o).map((url) => origin + url.slice(ORIGIN.length)));
   }
+  return { bodies: byOrigin, urls: interleaveRuns(lists, count, seed) };
+}
+
+/** Up to `count` URLs of `lists` (one per origin) as a frontier has them: runs of 1-64 URLs of an origin picked at random (seeded). */
+export function interleaveRuns(lists: readonly string[][], count: number, seed: number): string[] {
+  const next = random(seed);
   const urls: string[] = [];
   const positions = lists.map(() => 0);
-  let open = lists.map((_, o) => o);
+  let open = lists.map((_, o) => o).filter((o) => lists[o].length > 0);
   while (urls.length < count && open.length > 0) {
     const pick = Math.floor(next() * open.length);
     const o = open[pick];
@@ -119,7 +124,7 @@ export function frontierUrls(bodies: readonly string[], parse: (body: string) =>
     for (let k = 0; k < run && positions[o] < list.length && urls.length < count; k++) urls.push(list[positions[o]++]);
     if (positions[o] === list.length) open = open.filter((x) => x !== o);
   }
-  return { bodies: byOrigin, urls };
+  return urls;
 }
 
 /**

@@ -1,4 +1,6 @@
-// Measurement helpers shared by the benchmark groups (bench/run.ts, bench/frontier*.ts).
+// Measurement helpers shared by the benchmark groups (bench/run.ts, bench/frontier*.ts, bench/fleet*.ts).
+
+import { availableParallelism, cpus } from 'node:os';
 
 /** A full garbage collection, when node runs with --expose-gc (npm run bench does). */
 export function collectGarbage(): void {
@@ -17,4 +19,9 @@ export function timeMs(fn: () => void): number {
   const started = performance.now();
   fn();
   return performance.now() - started;
+}
+
+/** The machine and runtime a run is on, and when, as the JSON files record them. */
+export function machineInfo(): { cpu: string; cores: number; node: string; date: string } {
+  return { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, date: new Date().toISOString() };
 }

@@ -1,15 +1,15 @@
 // npm run bench [-- --quick]: robots-wasm and its peers on the same inputs, in one run.
 // Prints the report tables and writes bench/results.json, then runs the frontier group
-// (bench/frontier.ts, bench/frontier.json). `npm run bench -- adversarial` runs the adversarial
-// inputs instead (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench --
-// frontier [--corpus DIR]` the frontier group alone.
+// (bench/frontier.ts, bench/frontier.json) and the fleet group (bench/fleet.ts,
+// bench/fleet.json). `npm run bench -- adversarial` runs the adversarial inputs instead
+// (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench -- frontier
+// [--corpus DIR]` the frontier group alone, `npm run bench -- fleet` the fleet group alone.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpus, availableParallelism } from 'node:os';
 import { Bench } from 'tinybench';
 import { RobotsCache, RobotsTxt, type RobotsCacheSnapshot } from 'robots-wasm';
 import { RobotsPool } from 'robots-wasm/pool';
@@ -17,9 +17,10 @@ import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.j
 import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
 import { runAdversarial } from './adversarial.js';
 import { corpusArgs, runFrontierGroup } from './frontier.js';
+import { runFleetGroup } from './fleet.js';
 import { IndependentPair, type PairTask } from './parallel-ceiling.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
-import { collectGarbage, median } from './measure.js';
+import { collectGarbage, machineInfo, median } from './measure.js';
 
 const quick = process.argv.includes('--quick');
 const URL_COUNT = quick ? 30_000 : 1_000_000;
@@ -406,11 +407,16 @@ function runCli(file: ReturnType<typeof benchFiles>[number]): Record<string, num
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, date: new Date().toISOString() };
+  const machine = machineInfo();
   const onMachine = `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`;
   if (process.argv.includes('frontier')) {
     console.log(`robots-wasm frontier benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
     runFrontierGroup({ quick, corpus: corpusArgs(process.argv) });
+    return;
+  }
+  if (process.argv.includes('fleet')) {
+    console.log(`robots-wasm fleet benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
+    await runFleetGroup({ quick });
     return;
   }
   console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${onMachine}\n`);
@@ -509,8 +515,9 @@ async function main(): Promise<void> {
   const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, cache, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
-  // Last, in child processes of its own: a crawler's frontier over many hosts.
+  // Last, in child processes of their own: a crawler's frontier over many hosts, then a fleet of crawlers sharing Redis.
   runFrontierGroup({ quick, corpus: [] });
+  await runFleetGroup({ quick });
 }
 
 await main();
