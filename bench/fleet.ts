@@ -108,6 +108,9 @@ async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }>
 }
 
 /** HTTP servers on 127.0.0.1, one an origin, serving the host files round-robin and counting /robots.txt requests. */
+/** How long each origin takes to answer: about a round trip to a site across the internet. */
+const SITE_LATENCY_MS = 50;
+
 async function startOrigins(count: number, bodies: Buffer[]): Promise<{ origins: string[]; requests: Uint32Array; close: () => Promise<void> }> {
   const requests = new Uint32Array(count);
   const servers: Server[] = [];
@@ -116,7 +119,8 @@ async function startOrigins(count: number, bodies: Buffer[]): Promise<{ origins:
     const server = createServer((req, res) => {
       if (req.url !== '/robots.txt') return void res.writeHead(404).end();
       requests[i]++;
-      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' }).end(body);
+      // A site's answer takes a network round trip or more; a loopback one takes none.
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' }).end(body), SITE_LATENCY_MS);
     });
     servers.push(server);
     return new Promise<string>((resolve, reject) => {

@@ -1,7 +1,9 @@
 // The public surface of robots-wasm, for every runtime: re-exports only. Node-only parts have
 // entry points of their own (robots-wasm/pool).
 
-export { RobotsTxt, type GroupInfo, type GroupSelection, type RuleInfo } from './robots-txt.js';
+export {
+  RobotsTxt, type ContentUsageExplanation, type ContentUsageRule, type GroupInfo, type GroupSelection, type RobotsRecord, type RuleInfo,
+} from './robots-txt.js';
 export { Matcher, type DecidingRule, type Explanation } from './matcher.js';
 export { type Mode, type ParseOptions, DEFAULT_MAX_BYTES } from './robots/options.js';
 export { type RobotsBody } from './robots/body.js';

@@ -8,11 +8,15 @@ import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
-import { lineReaderRoom } from './robots/parse.js';
+import type { UsagePreferences } from './fields/usage.js';
+import { DIRECTIVES, lineReaderRoom } from './robots/parse.js';
 import {
-  agentIndex, agentTokens, groupCrawlDelay, groupRecords, groupsFor, groupWord, GROUP_LINE, hostTexts, ruleAllows, ruleLine, ruleOnLine,
-  ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
+  agentIndex, agentTokens, extensionRecord, groupCrawlDelay, groupRecords, groupsFor, groupWord, GROUP_LINE, hostTexts, recordCount,
+  ruleAllows, ruleLine, ruleOnLine, ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
 } from './robots/structure.js';
+import { contentSignals, ContentUsageRules, type ContentUsageRule } from './usage-rules.js';
+
+export type { ContentUsageRule };
 
 /** A rule as written in the file. */
 export interface RuleInfo {
@@ -35,6 +39,29 @@ export interface GroupInfo {
   crawlDelay: number | undefined;
 }
 
+/** A record of the file other than user-agent, allow and disallow (RFC 9309 2.2.4's "other records"), as written. */
+export interface RobotsRecord {
+  /** The key as written (`Crawl-Delay`). */
+  key: string;
+  /** The directive's name when the package knows it (`crawl-delay`, also for a misspelling it accepts), else the key lowercased. */
+  name: string;
+  /** The value as written (trimmed, comment removed). */
+  value: string;
+  line: number;
+  /** Line of the first user-agent line of the group it is in; undefined before the first user-agent line. */
+  group: number | undefined;
+}
+
+/** The AI usage preferences for a URL, and the Content-Usage rules they come from. */
+export interface ContentUsageExplanation {
+  /** May the agent fetch the URL? Preferences apply only to URLs it may (attach 3.1). */
+  allowed: boolean;
+  /** The preferences (combined when several rules have the deciding path); {} when none apply. */
+  usage: UsagePreferences;
+  /** The deciding rules: the longest matching path's, else those without a path; none when no rule applies. */
+  rules: ContentUsageRule[];
+}
+
 /** Which groups applied to an agent, and why. */
 export interface GroupSelection {
   /** `specific`: groups naming the agent (merged); `global`: the `*` groups; `none`: no group applies. */
@@ -51,7 +78,12 @@ interface RareState {
   namedMatchers?: Map<string, Matcher>;
   groups?: readonly GroupInfo[];
   sitemaps?: readonly string[];
+  /** The Content-Usage rules of each set of groups asked about, by the groups' numbers. */
+  usageRules?: Map<string, ContentUsageRules>;
 }
+
+/** Directive names by directive id. */
+const DIRECTIVE_NAMES = new Map(DIRECTIVES.map(({ id, name }) => [id, name]));
 
 /** retainedBytes, set by RobotsTxt's static block, which alone sees its private members. */
 let retained: (robots: RobotsTxt) => number;
@@ -190,6 +222,60 @@ export class RobotsTxt {
     return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } };
   }
 
+  /**
+   * The records other than user-agent, allow and disallow (extensions such as Crawl-delay,
+   * Sitemap, Host, Clean-param, Request-rate, Content-Signal, License, and any other
+   * `key: value` line whose key is a token), in file order: of the whole file, or with
+   * `agent`, of the groups that apply to it (as for its rules).
+   */
+  records(agent?: string): RobotsRecord[] {
+    const s = this.#structure;
+    let groups: Set<number> | undefined;
+    if (agent !== undefined) {
+      requireString(agent, 'agent');
+      groups = new Set(this.#groupsFor(agent).groups);
+    }
+    const records: RobotsRecord[] = [];
+    for (let r = 0; r < recordCount(s); r++) {
+      const { key, value, line, directive, group } = extensionRecord(s, r);
+      if (groups !== undefined && !groups.has(group)) continue;
+      const name = DIRECTIVE_NAMES.get(directive) ?? key.toLowerCase();
+      records.push({ key, name, value, line, group: group < 0 ? undefined : groupWord(s, group, GROUP_LINE) });
+    }
+    return records;
+  }
+
+  /**
+   * The AI usage preferences (draft-ietf-aipref-attach 3) that the agent's Content-Usage rules
+   * state for `url`: {} when none apply, or when the agent may not fetch it.
+   */
+  contentUsage(url: string, agent: string): UsagePreferences {
+    return this.explainContentUsage(url, agent).usage;
+  }
+
+  /** contentUsage, with the verdict and the deciding Content-Usage rules (line, path, statement). */
+  explainContentUsage(url: string, agent: string): ContentUsageExplanation {
+    requireString(url, 'url');
+    if (!this.isAllowed(url, agent)) return { allowed: false, usage: {}, rules: [] };
+    const { groups } = this.#groupsFor(agent);
+    const cache = ((this.#rare ??= {}).usageRules ??= new Map());
+    const key = groups.join(',');
+    let rules = cache.get(key);
+    if (rules === undefined) cache.set(key, (rules = new ContentUsageRules(this.#structure, groups)));
+    return { allowed: true, ...rules.explain(url) };
+  }
+
+  /**
+   * The Content-Signal values (Cloudflare's `search=yes, ai-train=no`, `use=reference`) of the
+   * agent's groups, as written, by lowercased key; {} when there are none. Several lines
+   * merge in file order, a key given again taking its later value; lines before the first
+   * user-agent line belong to no group and are not read.
+   */
+  contentSignal(agent: string): Record<string, string> {
+    requireString(agent, 'agent');
+    return contentSignals(this.#structure, this.#groupsFor(agent).groups);
+  }
+
   /** Crawl-delay in seconds from the agent's group (or the `*` group when none names it), if given. */
   crawlDelay(agent: string): number | undefined {
     requireString(agent, 'agent');
@@ -200,10 +286,11 @@ export class RobotsTxt {
     return undefined;
   }
 
-  /** Calls `visit` with each matcher this file compiled. */
+  /** Calls `visit` with each matcher this file compiled, Content-Usage paths' included. */
   #forEachMatcher(visit: (matcher: Matcher) => void): void {
     if (this.#globalMatcher !== undefined) visit(this.#globalMatcher);
     this.#rare?.namedMatchers?.forEach(visit);
+    this.#rare?.usageRules?.forEach((rules) => rules.matcher !== undefined && visit(rules.matcher));
   }
 
   static {
@@ -217,7 +304,10 @@ export class RobotsTxt {
   /** Frees the tables of every matcher this file compiled. */
   dispose(): void {
     this.#forEachMatcher((matcher) => matcher.dispose());
-    if (this.#rare !== undefined) this.#rare.namedMatchers = undefined;
+    if (this.#rare !== undefined) {
+      this.#rare.namedMatchers = undefined;
+      this.#rare.usageRules = undefined;
+    }
     this.#globalMatcher = undefined;
     this.#lastAgent = undefined;
     this.#lastMatcher = undefined;

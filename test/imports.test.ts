@@ -16,7 +16,7 @@ const LAYERS = [
   ['wasm/', 'fields/', 'args.ts', 'bytes.ts', 'encoding.ts'],
   ['url/', 'compile/', 'robots/'],
   ['matcher.ts'],
-  ['robots-txt.ts'],
+  ['robots-txt.ts', 'usage-rules.ts'],
   ['fetch/', 'tags/', 'compat/', 'pool/', 'redis/'],
   ['cli/', 'index.ts'],
 ];

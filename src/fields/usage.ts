@@ -1,7 +1,7 @@
 // AI usage preferences (draft-ietf-aipref-vocab-07): the vocabulary's categories, a statement
 // of preference read from its Structured Fields Dictionary form (section 6), and how several
 // statements combine (5.1). A Content-Usage header (tags/controls.ts) and a robots.txt
-// Content-Usage rule (robots-txt.ts) both carry one.
+// Content-Usage rule (usage-rules.ts, whose value splitContentUsage reads) both carry one.
 
 import { parseDictionary } from './structured.js';
 
@@ -50,4 +50,16 @@ export function combineUsage(...statements: UsagePreferences[]): UsagePreference
     if (seen !== undefined) combined[category] = seen;
   }
   return combined;
+}
+
+/**
+ * A robots.txt Content-Usage value split as draft-ietf-aipref-attach 3.2 reads it: a path up
+ * to the first SP or HTAB when it starts with '/' (else none: ''), then the statement, with
+ * the blanks before it dropped.
+ */
+export function splitContentUsage(value: string): { path: string; statement: string } {
+  if (!value.startsWith('/')) return { path: '', statement: value };
+  const blank = value.search(/[ \t]/);
+  if (blank < 0) return { path: value, statement: '' };
+  return { path: value.slice(0, blank), statement: value.slice(blank).replace(/^[ \t]+/, '') };
 }

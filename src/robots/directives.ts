@@ -36,6 +36,7 @@ disallow       | reference | prefix | dissallow, dissalow, disalow, diasllow, di
 sitemap        | reference | prefix | site-map
 crawl-delay    | extension | loose  |
 host           | extension | whole  |
+license        | extension | whole  |
 clean-param    | extension | whole  |
 content-signal | extension | whole  |
 content-usage  | extension | whole  |

@@ -11,12 +11,12 @@ import { stringWriter, type StringWriter } from '../encoding.js';
 import { kernel } from '../wasm/kernel.js';
 import type { Mode } from './options.js';
 import {
-  DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_USER_AGENT, LINE_AGENT_GLOBAL,
+  DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT_GLOBAL,
 } from './directives.js';
 import { DIRECTIVE_IDS, forEachLineChunk, RECORD_WORDS, type ChunkVisitor, type LineReading } from './parse.js';
 import {
-  GROUP_DELAY_END, GROUP_DELAY_START, GROUP_GLOBAL, GROUP_WORDS, HEADER_WORDS, RULE_WORDS, STRING_VALUES_MAX,
-  type KeptValues, type RobotsStructure,
+  GROUP_DELAY_END, GROUP_DELAY_START, GROUP_GLOBAL, GROUP_WORDS, HEADER_WORDS, RECORD_WORDS as RECORD_FIELDS, RULE_WORDS,
+  STRING_VALUES_MAX, type KeptValues, type RobotsStructure,
 } from './structure.js';
 
 /** A non-negative decimal number (`10`, `0.5`): no exponents, signs or hex. */
@@ -35,8 +35,8 @@ function isSeconds(bytes: Uint8Array, start: number, end: number): boolean {
 /**
  * What a group builder collects before pack() makes the RobotsStructure: the rules' words as
  * they will be kept (RuleWords), the groups (GROUP_WORDS each, the crawl-delay as a range of
- * `others`), the agent tokens and their groups, and the other values handlers keep, with the
- * ranges of the sitemaps and hosts among them.
+ * `others`), the agent tokens and their groups, and the extension records (RECORD_FIELDS
+ * each, their keys and values ranges of `others`).
  */
 interface GroupsBuilder {
   readonly bytes: Uint8Array;
@@ -44,32 +44,42 @@ interface GroupsBuilder {
   readonly tokens: string[];
   readonly tokenGroups: number[];
   readonly others: OtherValues;
-  readonly sitemaps: number[];
-  readonly hosts: number[];
+  readonly records: number[];
 }
 
 /**
- * Takes the value bytes[valueStart, valueEnd) of a line whose directive is not user-agent,
- * allow or disallow (those make the groups). `group` is the group the line is in: the last one
- * opened, or -1 before the first user-agent line. A handler cannot end a group; what it keeps
- * goes into b.others.
+ * Reads more into an extension record than the record itself (every extension line is kept as
+ * a record, key and value as written): its value is bytes[valueStart, valueEnd) of the body,
+ * kept at `kept` among b.others. `group` is the group the line is in: the last one opened, or
+ * -1 before the first user-agent line. A handler cannot end a group.
  */
-type DirectiveHandler = (b: GroupsBuilder, group: number, valueStart: number, valueEnd: number) => void;
+type DirectiveHandler = (b: GroupsBuilder, group: number, valueStart: number, valueEnd: number, kept: number) => void;
 
-/** Where the value of each directive of DIRECTIVE_TABLE goes, by name; a directive without one is ignored. */
+/** What a directive of DIRECTIVE_TABLE means beyond its records, by name; most need nothing. */
 const DIRECTIVE_HANDLERS: { readonly [name: string]: DirectiveHandler } = {
-  sitemap: (b, _group, start, end) => void b.sitemaps.push(b.others.add(start, end), b.others.size),
-  // Yandex's preferred host, file-wide, which robots-parser reports.
-  host: (b, _group, start, end) => void b.hosts.push(b.others.add(start, end), b.others.size),
   // The group's first valid crawl-delay.
-  'crawl-delay': (b, group, start, end) => {
+  'crawl-delay': (b, group, start, end, kept) => {
     const at = group * GROUP_WORDS;
     if (group >= 0 && b.groups[at + GROUP_DELAY_START] < 0 && isSeconds(b.bytes, start, end)) {
-      b.groups[at + GROUP_DELAY_START] = b.others.add(start, end);
-      b.groups[at + GROUP_DELAY_END] = b.others.size;
+      b.groups[at + GROUP_DELAY_START] = kept;
+      b.groups[at + GROUP_DELAY_END] = kept + end - start;
     }
   },
 };
+
+/**
+ * Whether body[start, end), a key no directive names, is kept as a record: a token
+ * ([A-Za-z][A-Za-z0-9_-]*), as record keys are written; the colon-holding lines of an HTML
+ * page or a script served as robots.txt are not records.
+ */
+function isRecordKey(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i] | 0x20;
+    const letter = c >= 0x61 && c <= 0x7a;
+    if (!(letter || (i > start && ((bytes[i] >= 0x30 && bytes[i] <= 0x39) || bytes[i] === 0x2d || bytes[i] === 0x5f)))) return false;
+  }
+  return end > start;
+}
 
 /** DIRECTIVE_HANDLERS by directive id (a line record's low byte). */
 const HANDLERS_BY_ID = Array.from({ length: 256 }, (): DirectiveHandler | undefined => undefined);
@@ -91,7 +101,7 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
  * gathered (forEachLineChunk with gatherRules) and returns the structure.
  */
 export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisitor; finish: (reading: LineReading) => RobotsStructure } {
-  const b: GroupsBuilder = { bytes, groups: [], tokens: [], tokenGroups: [], others: new OtherValues(), sitemaps: [], hosts: [] };
+  const b: GroupsBuilder = { bytes, groups: [], tokens: [], tokenGroups: [], others: new OtherValues(), records: [] };
   const rules = new RuleWords();
   let group = -1;
   let inRules = false;
@@ -102,7 +112,7 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
   // The records are a view of kernel memory: nothing below may call into the kernel.
   const visit: ChunkVisitor = (records, first, count, firstLine) => {
     // Constants as locals (see RECORD_WORDS).
-    const { stride, directiveFlagsAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
+    const { stride, directiveFlagsAt, keyStartAt, keyEndAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
     const none = DIRECTIVE_NONE;
     const userAgent = DIRECTIVE_USER_AGENT;
     const allow = DIRECTIVE_ALLOW;
@@ -137,7 +147,13 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
         b.tokens.push(asciiLower(asciiString(bytes, valueStart, valueStart + token)), '\n');
         b.tokenGroups.push(group);
       } else {
-        handlers[directive]?.(b, group, valueStart, valueEnd);
+        const keyStart = records[at + keyStartAt];
+        const keyEnd = records[at + keyEndAt];
+        if (directive === DIRECTIVE_UNKNOWN && !isRecordKey(bytes, keyStart, keyEnd)) continue;
+        const keyAt = b.others.add(keyStart, keyEnd);
+        const kept = b.others.add(valueStart, valueEnd);
+        b.records.push(firstLine + r, group + 1, directive, keyAt, kept, b.others.size);
+        handlers[directive]?.(b, group, valueStart, valueEnd, kept);
       }
     }
   };
@@ -218,8 +234,8 @@ class RuleWords {
 }
 
 /**
- * The values handlers keep (sitemaps, hosts, crawl-delays), as ranges of the body: pack() has
- * them copied after the rules' values, in the order added.
+ * The keys and values of the extension records, as ranges of the body: pack() has them copied
+ * after the rules' values, in the order added.
  */
 class OtherValues {
   readonly ranges: number[] = [];
@@ -240,18 +256,18 @@ class OtherValues {
  * reader) followed by the others'; the other values' ranges move up by the rules' bytes.
  */
 function pack(b: GroupsBuilder, rules: RuleWords, reading: LineReading): RobotsStructure {
-  const { groups, tokenGroups, sitemaps, hosts, others } = b;
+  const { groups, tokenGroups, records, others } = b;
   const base = reading.ruleBytes;
-  rules.reserve(2 * (1 + groups.length + tokenGroups.length + sitemaps.length + hosts.length));
+  rules.reserve(2 * (1 + groups.length + tokenGroups.length + records.length));
   rules.put(base);
   for (let g = 0; g < groups.length; g += GROUP_WORDS) {
     const hasDelay = groups[g + GROUP_DELAY_START] >= 0;
     for (let w = 0; w < GROUP_WORDS; w++) rules.put(hasDelay && w >= GROUP_DELAY_START ? base + groups[g + w] : groups[g + w]);
   }
   for (let t = 0; t < tokenGroups.length; t++) rules.put(tokenGroups[t]);
-  for (let i = 0; i < sitemaps.length; i++) rules.put(base + sitemaps[i]);
-  for (let i = 0; i < hosts.length; i++) rules.put(base + hosts[i]);
-  const words = rules.finish([rules.count, groups.length / GROUP_WORDS, tokenGroups.length, sitemaps.length / 2, hosts.length / 2]);
+  // A record's line, group and directive, then its three offsets among the values.
+  for (let i = 0; i < records.length; i++) rules.put(i % RECORD_FIELDS < 3 ? records[i] : base + records[i]);
+  const words = rules.finish([rules.count, groups.length / GROUP_WORDS, tokenGroups.length, records.length / RECORD_FIELDS]);
   return { values: keptValues(reading, others), words, tokens: b.tokens.join('') };
 }
 

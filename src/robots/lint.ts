@@ -9,6 +9,7 @@ import { groupRecords, ruleAllows, ruleLine, ruleText, type RobotsStructure } fr
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
+import { readUsage, splitContentUsage } from '../fields/usage.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -79,6 +80,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
     if (l.kind === 'unknown') {
       const known = EXTENSION_KEYS.has(key.toLowerCase());
       add(l.number, 'info', known ? 'extension-key' : 'unknown-key', known ? `"${key}" is not part of RFC 9309; some crawlers read it, others ignore it` : `unknown key "${key}" is ignored`);
+      if (l.directive === 'content-usage' || l.directive === 'content-signal') signalDiagnostics(l.number, l.directive, value, seenAgent, add);
       return;
     }
     if (l.kind === 'user-agent') {
@@ -105,6 +107,24 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   }
   redundantRules(structure, resolved.mode, add);
   return out.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * What is wrong with an AI usage line: outside any group (a group record, ignored there), and
+ * for Content-Usage, a statement that is not a Structured Fields Dictionary, which states
+ * nothing (an uppercase key, the most common way to get one wrong, is named as such).
+ */
+function signalDiagnostics(line: number, directive: string, value: string, inGroup: boolean, add: (line: number, severity: Severity, code: string, message: string) => void): void {
+  const name = directive === 'content-usage' ? 'Content-Usage' : 'Content-Signal';
+  if (!inGroup) add(line, 'warning', 'signal-outside-group', `this ${name} line comes before any user-agent line and applies to no crawler`);
+  if (directive !== 'content-usage') return;
+  const { statement } = splitContentUsage(value);
+  if (readUsage(statement) !== undefined) return;
+  if (/[A-Z]/.test(statement) && readUsage(statement.toLowerCase()) !== undefined) {
+    add(line, 'warning', 'usage-uppercase-key', `"${statement}" has uppercase keys: preference keys are case sensitive and lowercase, so it states no preference`);
+  } else {
+    add(line, 'warning', 'usage-unparseable', `"${statement}" is not a Structured Fields Dictionary (RFC 9651), so it states no preference`);
+  }
 }
 
 /**

@@ -4,7 +4,9 @@
 
 import { latin1Bytes } from '../encoding.js';
 import { agentKey } from './agent.js';
+import { DIRECTIVE_SITEMAP } from './directives.js';
 import type { Mode } from './options.js';
+import { DIRECTIVE_IDS } from './parse.js';
 
 /**
  * A parsed file's groups, rules and file-wide values.
@@ -12,7 +14,7 @@ import type { Mode } from './options.js';
  * `words` holds 32-bit integers, each as two UTF-16 units (low half, high half): a string
  * rather than an Int32Array, which would cost an ArrayBuffer and an allocation outside the JS
  * heap per parsed file, several times the time and bytes of a small string. In this order:
- * - HEADER_WORDS words: the number of rules, groups, agent tokens, sitemaps and hosts;
+ * - HEADER_WORDS words: the number of rules, groups, agent tokens and extension records;
  * - RULE_WORDS words per rule, in file order: where its value starts in `values`, and
  *   line * 2 + 1 for allow (+ 0 for disallow); then one word, where the last rule's value ends
  *   (the rules' values are back to back, so each one ends where the next starts);
@@ -20,7 +22,10 @@ import type { Mode } from './options.js';
  *   rule (its rules run to the next group's first), 1 when a `*` line names it, and the value
  *   range of its first valid crawl-delay (-1, -1 without one);
  * - one word per agent token of `tokens`: the group its line is in;
- * - two words per sitemap, then per `Host:` value, in file order: its value range.
+ * - RECORD_WORDS words per extension record (a line with a key other than user-agent, allow
+ *   and disallow: a known extension, or an unknown key that is a token), in file order: its
+ *   line, its group + 1 (0 before the first group), its directive id, and where its key and
+ *   its value start and its value ends in `values` (the key as written, then the value).
  */
 export interface RobotsStructure {
   /** The values kept: the rules' (back to back, in file order), then the others'. */
@@ -42,8 +47,15 @@ export type KeptValues = string | Uint8Array;
 export const STRING_VALUES_MAX = 32 * 1024;
 
 // RobotsStructure.words layout (described there).
-export const HEADER_WORDS = 5;
+export const HEADER_WORDS = 4;
 export const RULE_WORDS = 2;
+export const RECORD_WORDS = 6;
+const RECORD_LINE = 0;
+const RECORD_GROUP = 1;
+const RECORD_DIRECTIVE = 2;
+const RECORD_KEY = 3;
+const RECORD_VALUE = 4;
+const RECORD_END = 5;
 export const GROUP_WORDS = 5;
 export const GROUP_LINE = 0;
 export const GROUP_FIRST_RULE = 1;
@@ -81,12 +93,16 @@ function tokensAt(s: RobotsStructure): number {
   return groupsAt(s) + GROUP_WORDS * groupCount(s);
 }
 
-function sitemapsAt(s: RobotsStructure): number {
+function recordsAt(s: RobotsStructure): number {
   return tokensAt(s) + tokenCount(s);
 }
 
-function hostsAt(s: RobotsStructure): number {
-  return sitemapsAt(s) + 2 * word(s, 3);
+export function recordCount(s: RobotsStructure): number {
+  return word(s, 3);
+}
+
+function recordWord(s: RobotsStructure, record: number, field: number): number {
+  return word(s, recordsAt(s) + RECORD_WORDS * record + field);
 }
 
 export function ruleValueStart(s: RobotsStructure, rule: number): number {
@@ -245,14 +261,42 @@ export function groupsFor(s: RobotsStructure, agent: string, mode: Mode, index?:
   return { groups: globalGroups(s), specific: false };
 }
 
-/** The texts of the sitemap values, in file order. */
-function sitemapTexts(s: RobotsStructure): string[] {
-  return rangeTexts(s, sitemapsAt(s), word(s, 3));
+/** An extension record of the file, decoded. */
+export interface ExtensionRecord {
+  /** The key as written. */
+  key: string;
+  value: string;
+  line: number;
+  /** Its directive id (a line record's low byte; DIRECTIVE_UNKNOWN for a key the table does not name). */
+  directive: number;
+  /** The group the line is in, or -1 before the first user-agent line. */
+  group: number;
+}
+
+/** Extension record `r` (in file order). */
+export function extensionRecord(s: RobotsStructure, r: number): ExtensionRecord {
+  const value = recordWord(s, r, RECORD_VALUE);
+  return {
+    key: valueText(s.values, recordWord(s, r, RECORD_KEY), value),
+    value: valueText(s.values, value, recordWord(s, r, RECORD_END)),
+    line: recordWord(s, r, RECORD_LINE),
+    directive: recordWord(s, r, RECORD_DIRECTIVE),
+    group: recordWord(s, r, RECORD_GROUP) - 1,
+  };
+}
+
+/** The values of the records of `directive`, in file order. */
+function valuesOf(s: RobotsStructure, directive: number): string[] {
+  const texts: string[] = [];
+  for (let r = 0; r < recordCount(s); r++) {
+    if (recordWord(s, r, RECORD_DIRECTIVE) === directive) texts.push(valueText(s.values, recordWord(s, r, RECORD_VALUE), recordWord(s, r, RECORD_END)));
+  }
+  return texts;
 }
 
 /** The absolute sitemap URLs among the sitemap values, as written, each once, in file order. */
 export function sitemapUrls(s: RobotsStructure): string[] {
-  return [...new Set(sitemapTexts(s).filter(hasScheme))];
+  return [...new Set(valuesOf(s, DIRECTIVE_SITEMAP).filter(hasScheme))];
 }
 
 function hasScheme(text: string): boolean {
@@ -266,15 +310,11 @@ function hasScheme(text: string): boolean {
   return i > 0 && text.charCodeAt(i) === 0x3a;
 }
 
+const DIRECTIVE_HOST = DIRECTIVE_IDS.get('host')!;
+
 /** The texts of the `Host:` values, in file order. */
 export function hostTexts(s: RobotsStructure): string[] {
-  return rangeTexts(s, hostsAt(s), word(s, 4));
-}
-
-function rangeTexts(s: RobotsStructure, at: number, count: number): string[] {
-  const texts: string[] = [];
-  for (let i = 0; i < count; i++) texts.push(valueText(s.values, word(s, at + 2 * i), word(s, at + 2 * i + 1)));
-  return texts;
+  return valuesOf(s, DIRECTIVE_HOST);
 }
 
 /** The bytes values[start, end). */

@@ -1,0 +1,123 @@
+// AI usage signals of a robots.txt file: the Content-Usage rules of draft-ietf-aipref-attach
+// (section 3) and Cloudflare's Content-Signal records, for the groups that apply to an agent.
+//
+// A Content-Usage rule is an optional path and a statement of preference (fields/usage.ts).
+// Its paths are matched exactly as allow/disallow patterns are, by the same compiler and
+// kernel: the rules' paths are compiled as the rules of a table of their own, whose deciding
+// rule is the most specific path (longest encoded path). Rules with the identical path
+// combine (vocab 5.1); a rule without a path applies to every path with length 0, so it
+// answers only where no path matches. The most specific rule shadows shorter ones even when
+// its statement states nothing known.
+//
+// Like every record but allow and disallow, a Content-Usage line does not end a group: a
+// file's allow/disallow groups are the same with it as without it, in both modes, and as
+// Google's parser reads them. Google's parser has no Content-Usage to be exact with, so its
+// paths are matched as RFC 9309 matches patterns in either mode.
+
+import { compiledRules } from './compile/table.js';
+import { combineUsage, readUsage, splitContentUsage, type UsagePreferences } from './fields/usage.js';
+import { compiledRule, decide, matcherOf, type Matcher } from './matcher.js';
+import { buildGroups } from './robots/groups.js';
+import { DIRECTIVE_IDS } from './robots/parse.js';
+import { extensionRecord, globalGroups, recordCount, type ExtensionRecord, type RobotsStructure } from './robots/structure.js';
+import { escapePattern } from './url/path.js';
+import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
+
+const CONTENT_USAGE = DIRECTIVE_IDS.get('content-usage')!;
+const CONTENT_SIGNAL = DIRECTIVE_IDS.get('content-signal')!;
+
+/** A Content-Usage line as written, read. */
+export interface ContentUsageRule {
+  line: number;
+  /** Its path, or '' when it has none. */
+  path: string;
+  /** The statement of preference as written. */
+  value: string;
+  /** What it states; undefined when the statement does not parse as a Dictionary. */
+  usage: UsagePreferences | undefined;
+}
+
+/** The preferences that apply to a URL, and the rules they come from (none: no rule applies). */
+export interface ContentUsageExplanation {
+  usage: UsagePreferences;
+  rules: ContentUsageRule[];
+}
+
+/** The records of `directive` in `groups` (group numbers), in file order. */
+function recordsIn(s: RobotsStructure, groups: readonly number[], directive: number): ExtensionRecord[] {
+  const wanted = new Set(groups);
+  const found: ExtensionRecord[] = [];
+  for (let r = 0; r < recordCount(s); r++) {
+    const record = extensionRecord(s, r);
+    if (record.directive === directive && wanted.has(record.group)) found.push(record);
+  }
+  return found;
+}
+
+/** The Content-Usage rules of a set of groups, and the matcher of their paths (made on first use). */
+export class ContentUsageRules {
+  readonly rules: ContentUsageRule[];
+  readonly #withPath: ContentUsageRule[];
+  #matcher: Matcher | undefined;
+
+  constructor(s: RobotsStructure, groups: readonly number[]) {
+    this.rules = recordsIn(s, groups, CONTENT_USAGE).map(({ line, value }) => {
+      const { path, statement } = splitContentUsage(value);
+      return { line, path, value: statement, usage: readUsage(statement) };
+    });
+    this.#withPath = this.rules.filter((rule) => rule.path !== '');
+  }
+
+  /** The preferences for `url` (crawlable: the caller checks), with the rules they come from. */
+  explain(url: string): ContentUsageExplanation {
+    const winner = this.#mostSpecific(url);
+    const rules = winner === undefined
+      ? this.rules.filter((rule) => rule.path === '')
+      : this.#withPath.filter((rule) => escapePattern(rule.path) === escapePattern(winner.path));
+    return { usage: combineUsage(...rules.map((rule) => rule.usage ?? {})), rules };
+  }
+
+  /** The rule with a path that decides for `url` (longest path), if any matches. */
+  #mostSpecific(url: string): ContentUsageRule | undefined {
+    if (this.#withPath.length === 0) return undefined;
+    this.#matcher ??= pathMatcher(this.#withPath.map((rule) => rule.path));
+    const r = decide(this.#matcher, url);
+    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return undefined;
+    // Line 1 of the paths' file is its user-agent line; rule i is on line i + 2.
+    return this.#withPath[compiledRule(this.#matcher, r).line - 2];
+  }
+
+  /** The paths' matcher, if made: its owner counts and frees its table. */
+  get matcher(): Matcher | undefined {
+    return this.#matcher;
+  }
+}
+
+/**
+ * A matcher whose rule i (on line i + 2) is `paths[i]`: the paths as the disallow rules of one
+ * group, parsed and compiled (rfc mode) as any file's rules are. No path holds a line end, '#'
+ * or a blank: attach 3.2 ends a path at the first blank, and the line reader a value at '#'.
+ */
+function pathMatcher(paths: readonly string[]): Matcher {
+  const body = `user-agent: *\n${paths.map((path) => `disallow: ${path}\n`).join('')}`;
+  const s = buildGroups(new TextEncoder().encode(body), 'rfc');
+  return matcherOf(compiledRules(s, globalGroups(s), 'rfc'));
+}
+
+/**
+ * The Content-Signal values of `groups` (Cloudflare's `key=value, ...` records), merged in file
+ * order: a key given again takes its later value; keys are lowercased, values kept as written;
+ * a part without '=' or with an empty key is skipped.
+ */
+export function contentSignals(s: RobotsStructure, groups: readonly number[]): Record<string, string> {
+  const signals: Record<string, string> = {};
+  for (const { value } of recordsIn(s, groups, CONTENT_SIGNAL)) {
+    for (const part of value.split(',')) {
+      const eq = part.indexOf('=');
+      const key = eq < 0 ? '' : part.slice(0, eq).trim().toLowerCase();
+      if (key === '' || key === '__proto__') continue;
+      signals[key] = part.slice(eq + 1).trim();
+    }
+  }
+  return signals;
+}
