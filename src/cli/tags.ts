@@ -1,7 +1,9 @@
 // `robots-wasm tags`: the URL-level controls (Robots-Tag / X-Robots-Tag headers, robots meta
-// tags) that apply to an agent, from headers and HTML given on the command line or fetched.
+// tags) that apply to an agent and the Content-Usage header's AI usage preferences, from
+// headers and HTML given on the command line or fetched.
 
 import { readLimited } from '../fetch/fetch.js';
+import { USAGE_CATEGORIES } from '../fields/usage.js';
 import { urlControls, type UrlControls } from '../tags/controls.js';
 import { agentValue, colour, examplePath, isUrl, parse, readFile, stringValue, UsageError, write } from './io.js';
 
@@ -9,8 +11,9 @@ import { agentValue, colour, examplePath, isUrl, parse, readFile, stringValue, U
 export const TAGS_HELP = `usage: robots-wasm tags --agent NAME [--header 'Name: value']... [--html FILE | URL]
 
 The URL-level controls that apply to the agent: the union of the Robots-Tag and X-Robots-Tag
-headers and the robots meta tags in the HTML head. A URL is fetched (GET) and its response
-headers and HTML are read; --header adds header lines (repeat it for several).
+headers and the robots meta tags in the HTML head; and the AI usage preferences the
+Content-Usage header states (train-ai=n: no AI training). A URL is fetched (GET) and its
+response headers and HTML are read; --header adds header lines (repeat it for several).
 
   --agent NAME      the crawler's product token (required)
   --header LINE     a response header line, e.g. 'X-Robots-Tag: googlebot: noindex'
@@ -72,5 +75,9 @@ function describe(c: UrlControls): string {
     ['unavailable_after', c.unavailableAfter?.toISOString()], ['expires', c.expiresAt === undefined ? undefined : new Date(c.expiresAt).toISOString()],
   ].filter(([, v]) => v !== undefined).map(([name, v]) => `  ${String(name).padEnd(18)}${String(v)}`);
   const rules = [...c.rules].map(([name, value]) => (value === true ? name : `${name}=${String(value)}`));
-  return [...flags, ...limits, `  ${'rules'.padEnd(18)}${rules.length === 0 ? 'none' : rules.join(', ')}`].join('\n');
+  const usage = USAGE_CATEGORIES.filter((name) => c.contentUsage[name] !== undefined).map((name) => `${name}=${c.contentUsage[name]}`);
+  return [
+    ...flags, ...limits, `  ${'rules'.padEnd(18)}${rules.length === 0 ? 'none' : rules.join(', ')}`,
+    ...(usage.length === 0 ? [] : [`  ${'content-usage'.padEnd(18)}${usage.join(', ')}`]),
+  ].join('\n');
 }

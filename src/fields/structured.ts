@@ -4,7 +4,8 @@
 // after it are ignored, as with the truncated member at the parsing limit), and reads
 // parameter keys case-insensitively (rule names are). parseDictionary reads a Dictionary
 // (Content-Usage, in a header or robots.txt) strictly, as RFC 9651 does: keys are lowercase,
-// and any error fails the whole value.
+// and any error fails the whole value. Its parsing limit reads a prefix of the value: what
+// fails only for want of the characters past the limit is the member the limit cuts.
 //
 // A hand-written scanner over the field's characters (header values are octets: one char
 // each); every loop advances, so the cost is linear in the input.
@@ -40,6 +41,9 @@ export interface DictionaryValue {
   params: Map<string, BareItem>;
 }
 
+/** Base64 that decodes (RFC 9651 4.2.7): '=' only as the padding, which may be left out. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+
 class Failure {}
 const FAIL = new Failure();
 
@@ -53,11 +57,26 @@ function isTchar(c: number): boolean {
 
 class Reader {
   pos = 0;
+  /** Set when a character at `end` was asked for while the value goes on past it. */
+  cut = false;
+  /** Where reading stops: the value's length, or the parsing limit when it is shorter. */
+  readonly end: number;
+
   /** `strictKeys`: keys are RFC 9651's (lowercase only) and kept as written; otherwise either case, lowercased. */
-  constructor(readonly s: string, readonly strictKeys = false) {}
+  constructor(readonly s: string, readonly strictKeys = false, limit = s.length) {
+    this.end = Math.min(s.length, limit);
+  }
 
   code(): number {
-    return this.pos < this.s.length ? this.s.charCodeAt(this.pos) : -1;
+    if (this.pos < this.end) return this.s.charCodeAt(this.pos);
+    if (this.end < this.s.length) this.cut = true;
+    return -1;
+  }
+
+  /** Is the character just past the limit one that cannot continue a member? */
+  separatorAtEnd(): boolean {
+    const c = this.s.charCodeAt(this.end);
+    return c === 0x2c || c === 0x20 || c === 0x09;
   }
 
   skipSp(): void {
@@ -77,15 +96,14 @@ class Reader {
     if (c === 0x3f) return this.boolean();
     if (c === 0x40) {
       this.pos++;
-      const n = this.number();
-      if (n.type !== 'integer') throw FAIL;
-      return { type: 'date', value: n.value };
+      return { type: 'date', value: this.number(false).value as number };
     }
     if (c === 0x25) return { type: 'display', value: this.displayString() };
     throw FAIL;
   }
 
-  number(): BareItem {
+  /** An Integer or Decimal (RFC 9651 4.2.4); `decimal` false: an Integer only, as a Date holds. */
+  number(decimal = true): BareItem {
     let sign = 1;
     if (this.code() === 0x2d) {
       sign = -1;
@@ -94,22 +112,19 @@ class Reader {
     const start = this.pos;
     if (!isDigit(this.code())) throw FAIL;
     let dot = -1;
-    while (isDigit(this.code()) || (this.code() === 0x2e && dot < 0)) {
-      if (this.code() === 0x2e) {
+    for (let c = this.code(); isDigit(c) || (c === 0x2e && dot < 0 && decimal); c = this.code()) {
+      if (c === 0x2e) {
         if (this.pos - start > 12) throw FAIL;
         dot = this.pos;
       }
       this.pos++;
-      if (dot < 0 && this.pos - start > 15) throw FAIL;
-      if (dot >= 0 && this.pos - start > 16) throw FAIL;
+      // Checked on the digit that breaks the length, before the next one is read: the failure
+      // then never looks like the limit's cut.
+      if (dot < 0 ? this.pos - start > 15 : this.pos - dot - 1 > 3) throw FAIL;
     }
-    const text = this.s.slice(start, this.pos);
-    if (text.length === 0 || text.endsWith('.')) throw FAIL;
-    if (dot >= 0) {
-      if (this.pos - dot - 1 > 3) throw FAIL;
-      return { type: 'decimal', value: sign * Number(text) };
-    }
-    return { type: 'integer', value: sign * Number(text) };
+    if (dot === this.pos - 1) throw FAIL;
+    const value = sign * Number(this.s.slice(start, this.pos));
+    return dot < 0 ? { type: 'integer', value } : { type: 'decimal', value };
   }
 
   string(): string {
@@ -150,7 +165,9 @@ class Reader {
       this.pos++;
     }
     this.pos++;
-    return this.s.slice(start, this.pos - 1);
+    const content = this.s.slice(start, this.pos - 1);
+    if (!BASE64.test(content)) throw FAIL;
+    return content;
   }
 
   boolean(): BareItem {
@@ -172,10 +189,7 @@ class Reader {
       this.pos++;
       if (c === 0x22) break;
       if (c === 0x25) {
-        const hex = this.s.slice(this.pos, this.pos + 2);
-        if (!/^[0-9a-f]{2}$/.test(hex)) throw FAIL;
-        bytes.push(parseInt(hex, 16));
-        this.pos += 2;
+        bytes.push(this.hexDigit() * 16 + this.hexDigit());
       } else {
         bytes.push(c);
       }
@@ -185,6 +199,14 @@ class Reader {
     } catch {
       throw FAIL;
     }
+  }
+
+  /** One lowercase hex digit, read through code() so that the parsing limit holds. */
+  hexDigit(): number {
+    const c = this.code();
+    if (!isDigit(c) && !(c >= 0x61 && c <= 0x66)) throw FAIL;
+    this.pos++;
+    return isDigit(c) ? c - 0x30 : c - 0x57;
   }
 
   key(): string {
@@ -217,6 +239,15 @@ class Reader {
       params.set(key, value);
     }
     return params;
+  }
+
+  /** A Dictionary member: its key and value (a bare key is the Boolean true with parameters). */
+  dictionaryMember(): [string, DictionaryValue] {
+    const key = this.key();
+    if (this.code() !== 0x3d) return [key, { item: { type: 'boolean', value: true }, params: this.params() }];
+    this.pos++;
+    const { item, params } = this.member();
+    return [key, { item, params }];
   }
 
   member(): ListMember {
@@ -268,23 +299,21 @@ export function parseList(value: string): ParsedList {
  * The members of a Dictionary field value (RFC 9651 4.2.2), or undefined when the value does
  * not parse: strict, as RFC 9651 is (an uppercase key, a bad item, a trailing comma or any
  * other error fails the whole value). A repeated key's last value applies.
+ *
+ * At most `limit` characters are read (a field's parsing limit). Members that end before it
+ * count, as does one ending right at it when a separator follows; the member the limit cuts
+ * and everything after it are dropped. An error before the limit still fails the whole value.
  */
-export function parseDictionary(value: string): Map<string, DictionaryValue> | undefined {
-  const r = new Reader(value, true);
+export function parseDictionary(value: string, limit = value.length): Map<string, DictionaryValue> | undefined {
+  const r = new Reader(value, true, limit);
   const members = new Map<string, DictionaryValue>();
   r.skipSp();
   if (r.code() < 0) return members;
   try {
     for (;;) {
-      const key = r.key();
-      let member: DictionaryValue;
-      if (r.code() === 0x3d) {
-        r.pos++;
-        const { item, params } = r.member();
-        member = { item, params };
-      } else {
-        member = { item: { type: 'boolean', value: true }, params: r.params() };
-      }
+      const [key, member] = r.dictionaryMember();
+      // Its last character was read right at the limit: whole only if nothing of it follows.
+      if (r.cut && !r.separatorAtEnd()) return members;
       // A repeated key takes the last value (RFC 9651 4.2.2).
       members.set(key, member);
       r.skipOws();
@@ -292,10 +321,11 @@ export function parseDictionary(value: string): Map<string, DictionaryValue> | u
       if (r.code() !== 0x2c) throw FAIL;
       r.pos++;
       r.skipOws();
-      if (r.code() < 0) throw FAIL; // a trailing comma
+      if (r.code() < 0) throw FAIL; // a trailing comma, or a member the limit cuts
     }
   } catch (error) {
     if (error !== FAIL) throw error;
-    return undefined;
+    // Wanting only the characters past the limit is the limit's cut, not an error.
+    return r.cut ? members : undefined;
   }
 }

@@ -18,9 +18,10 @@ export type UsagePreferences = Record<string, 'y' | 'n'>;
  * The preferences a statement states (vocab 6.5), or undefined when it does not parse as a
  * Dictionary, which states nothing. Keys are case sensitive; unknown keys, parameters, and
  * values other than the tokens y and n are ignored; a repeated key's last value applies.
+ * `limit`: the characters read, as parseDictionary reads them (a header field's parsing limit).
  */
-export function readUsage(statement: string): UsagePreferences | undefined {
-  const members = parseDictionary(statement);
+export function readUsage(statement: string, limit?: number): UsagePreferences | undefined {
+  const members = parseDictionary(statement, limit);
   if (members === undefined) return undefined;
   const preferences: UsagePreferences = {};
   for (const category of USAGE_CATEGORIES) {

@@ -2,11 +2,14 @@
 // source (draft-illyes-repext-03): Robots-Tag and X-Robots-Tag header lines, robots meta tags
 // of the served HTML and of the rendered DOM (the post-script DOM never replaces the source),
 // `*`/`robots` rules and the agent's own. The answer holds until the response's HTTP
-// freshness runs out (3.1.4).
+// freshness runs out (3.1.4). Beside it, the AI usage preferences of the Content-Usage header
+// (draft-ietf-aipref-attach), which are the same for every agent.
 
+import { integerOption } from '../args.js';
 import { explicitFreshnessMs } from '../fetch/freshness.js';
+import { readUsage, type UsagePreferences } from '../fields/usage.js';
 import { parseRobotsMeta } from './meta.js';
-import { parseRobotsTag } from './robots-tag.js';
+import { MIN_FIELD_BYTES, parseRobotsTag } from './robots-tag.js';
 import { unite, type RuleMap, type RuleValue } from './rules.js';
 
 /** A response's headers: a Headers object, or a record whose array values are separate header lines. */
@@ -24,7 +27,7 @@ export interface ResponseInput {
 export interface UrlControlsOptions {
   /** The time unavailable_after and freshness are judged at (ms since the epoch or a Date); default now. */
   now?: number | Date;
-  /** Bytes read of each header field; default 8,192. */
+  /** Bytes read of each header field (Robots-Tag, X-Robots-Tag, Content-Usage); default and minimum 8,192. */
   maxHeaderBytes?: number;
   /** Bytes read of each HTML document; default 1,048,576. */
   maxHtmlBytes?: number;
@@ -52,6 +55,8 @@ export interface UrlControls {
   rules: ReadonlyMap<string, RuleValue>;
   /** Until when these rules hold, from the response's Cache-Control / Expires / Date, if it says. */
   expiresAt?: number;
+  /** The Content-Usage header's AI usage preferences, for any agent; `{}` when it states none. */
+  contentUsage: UsagePreferences;
 }
 
 /** The lines of header `name` (lowercase): a Headers object gives one joined line. */
@@ -83,7 +88,8 @@ export function urlControls(response: ResponseInput, agent: string, options: Url
   if (typeof now !== 'number' || Number.isNaN(now)) throw new TypeError('robots-wasm: now must be a number or a Date');
   const rules: RuleMap = new Map();
   const { headers } = response;
-  const headerOptions = { maxBytes: options.maxHeaderBytes };
+  const maxBytes = integerOption(options.maxHeaderBytes, 'maxHeaderBytes', MIN_FIELD_BYTES, MIN_FIELD_BYTES);
+  const headerOptions = { maxBytes };
   const robotsTag = headerLines(headers, 'robots-tag');
   if (robotsTag.length > 0) unite(rules, parseRobotsTag(robotsTag, { ...headerOptions, field: 'robots-tag' }).rulesFor(agent));
   const xRobotsTag = headerLines(headers, 'x-robots-tag');
@@ -104,6 +110,8 @@ export function urlControls(response: ResponseInput, agent: string, options: Url
     noimageindex: flag('noimageindex'),
     notranslate: flag('notranslate'),
     rules,
+    // One Dictionary over the field's lines joined as RFC 9110 5.3 joins them.
+    contentUsage: readUsage(headerLines(headers, 'content-usage').join(', '), maxBytes) ?? {},
   };
   if (maxSnippet !== undefined) controls.maxSnippet = maxSnippet;
   const image = rules.get('max-image-preview');
