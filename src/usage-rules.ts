@@ -9,10 +9,11 @@
 // answers only where no path matches. The most specific rule shadows shorter ones even when
 // its statement states nothing known.
 //
-// Like every record but allow and disallow, a Content-Usage line does not end a group: a
-// file's allow/disallow groups are the same with it as without it, in both modes, and as
-// Google's parser reads them. Google's parser has no Content-Usage to be exact with, so its
-// paths are matched as RFC 9309 matches patterns in either mode.
+// A Content-Usage line is a rule, so in rfc mode a user-agent line after it opens the next
+// group (robots/groups.ts); google mode groups lines as Google's parser does, which has no
+// Content-Usage and lets such a line continue the group. That is the one place the modes can
+// differ here: Google's parser has nothing else to be exact with, so the paths are matched as
+// RFC 9309 matches patterns in either mode.
 
 import { compiledRules } from './compile/table.js';
 import { combineUsage, readUsage, splitContentUsage, type UsagePreferences } from './fields/usage.js';

@@ -307,7 +307,28 @@ describe('robots-wasm explain, lint, tags, fetch, filter', () => {
     const merged = join(tmp, 'merged.txt');
     writeFileSync(merged, 'User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n\nUser-agent: a\nAllow: /x/y\n');
     const j = run(['explain', merged, '--agent', 'a', '--json', '/x/z']);
-    expect(JSON.parse(j.stdout)).toEqual({ url: '/x/z', allowed: false, rule: { kind: 'disallow', pattern: '/x', line: 2 }, group: { source: 'merged', lines: [1, 7] } });
+    expect(JSON.parse(j.stdout)).toEqual({
+      url: '/x/z', allowed: false, rule: { kind: 'disallow', pattern: '/x', line: 2 }, contentUsage: { usage: {}, rules: [] }, contentSignal: {},
+      group: { source: 'merged', lines: [1, 7] },
+    });
+  });
+
+  it('explain: the Content-Signal of the group, and under each allowed URL its Content-Usage preferences and rules', () => {
+    const file = join(tmp, 'usage.txt');
+    writeFileSync(file, 'User-Agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Usage: /ai-ok/ search=n\n');
+    const r = run(['explain', file, '--agent', 'ExampleBot', '/page', '/never/x', '/ai-ok/x']);
+    expect(r.stdout).toBe(
+      'group: no group names ExampleBot: the * group (line 1)\n' +
+      'content-signal: search=yes, ai-train=no\n' +
+      'allow\t/page\tno rule matches\n' +
+      '\tcontent-usage: train-ai=n\ttrain-ai=n (line 4)\n' +
+      'disallow\t/never/x\tdisallow: /never/ (line 3)\n' +
+      'allow\t/ai-ok/x\tno rule matches\n' +
+      '\tcontent-usage: train-ai=y, search=n\t/ai-ok/ train-ai=y (line 5); /ai-ok/ search=n (line 6)\n',
+    );
+    const j = JSON.parse(run(['explain', file, '--agent', 'ExampleBot', '--json', '/ai-ok/x']).stdout);
+    expect(j.contentUsage).toEqual({ usage: { 'train-ai': 'y', search: 'n' }, rules: [{ line: 5, path: '/ai-ok/', value: 'train-ai=y' }, { line: 6, path: '/ai-ok/', value: 'search=n' }] });
+    expect(j.contentSignal).toEqual({ search: 'yes', 'ai-train': 'no' });
   });
 
   it('lint: diagnostics with lines, JSON, exit 1 on errors', () => {

@@ -1,5 +1,5 @@
-// `robots-wasm explain`: for each URL the verdict, the deciding rule and its line, and which
-// group applied to the agent and why.
+// `robots-wasm explain`: for each URL the verdict, the deciding rule and its line, the AI
+// usage preferences its Content-Usage rules state, and which group applied to the agent and why.
 
 import { agentValue, colour, examplePath, loadRobots, modeOf, parse, stringValue, UsageError, write } from './io.js';
 
@@ -8,12 +8,21 @@ export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> 
 
 For each URL: the verdict, the rule that decided it (as written, with its line) and which
 group applied: the agent's own (specific), several of its own (merged), the * group, or none.
+When the group has Content-Usage rules, an allowed URL's AI usage preferences follow on a
+line of their own, with the rules that state them; the group's Content-Signal, if any, after
+the group line.
 
   --agent NAME      the crawler's product token (required)
   --mode rfc|google matching semantics (default rfc)
   --json            JSON lines
 
 example: robots-wasm explain ${examplePath('robots.txt')} --agent ExampleBot https://www.example.com/cart/checkout`;
+
+/** Preferences as a Dictionary's text (`train-ai=n, search=y`), or `none known`. */
+function usageText(usage: Record<string, string>): string {
+  const text = Object.entries(usage).map(([key, value]) => `${key}=${value}`).join(', ');
+  return text === '' ? 'none known' : text;
+}
 
 /** Runs `robots-wasm explain`; resolves with the exit code. */
 export async function explain(args: string[]): Promise<number> {
@@ -30,16 +39,21 @@ export async function explain(args: string[]): Promise<number> {
     '*': `no group names ${agent}: the * group${selection.lines.length > 1 ? 's' : ''} (line${selection.lines.length > 1 ? 's' : ''} ${selection.lines.join(', ')})`,
     none: `no group names ${agent} and there is no * group: everything is allowed`,
   }[source];
-  let out = values.json ? '' : `${colour('dim', `group: ${why}`)}\n`;
+  const signal = robots.contentSignal(agent);
+  const signalText = Object.entries(signal).map(([key, value]) => `${key}=${value}`).join(', ');
+  let out = values.json ? '' : `${colour('dim', `group: ${why}`)}\n${signalText === '' ? '' : `${colour('dim', `content-signal: ${signalText}`)}\n`}`;
   for (const url of positionals.slice(1)) {
     const { allowed, rule } = robots.explain(url, agent);
+    const usage = robots.explainContentUsage(url, agent);
     if (values.json) {
-      out += `${JSON.stringify({ url, allowed, rule, group: { source, lines: selection.lines } })}\n`;
+      const contentUsage = { usage: usage.usage, rules: usage.rules.map(({ line, path, value }) => ({ line, path, value })) };
+      out += `${JSON.stringify({ url, allowed, rule, contentUsage, contentSignal: signal, group: { source, lines: selection.lines } })}\n`;
       continue;
     }
     const verdict = allowed ? colour('green', 'allow') : colour('red', 'disallow');
     const decided = rule === null ? 'no rule matches' : `${rule.kind}: ${rule.pattern} (line ${rule.line})`;
     out += `${verdict}\t${url}\t${decided}\n`;
+    if (usage.rules.length > 0) out += `\tcontent-usage: ${usageText(usage.usage)}\t${usage.rules.map((r) => `${[r.path, r.value].filter((t) => t !== '').join(' ')} (line ${r.line})`).join('; ')}\n`;
   }
   await write(out);
   return 0;

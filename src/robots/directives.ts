@@ -2,9 +2,10 @@
 // (assembly/lex.ts; read by src/robots/parse.ts and groups.ts). This file is compiled by both
 // TypeScript and AssemblyScript, so it holds plain constants and one string only.
 //
-// Adding a directive: one line in DIRECTIVE_TABLE, and a handler in src/robots/groups.ts
-// (DIRECTIVE_HANDLERS) that says where its values go. The line reader recognises the new key
-// from the table alone, and the linter knows it from there too.
+// Adding a directive: one line in DIRECTIVE_TABLE. The line reader recognises the new key from
+// the table alone, the linter knows it from there too, and its lines are kept as records
+// (RobotsTxt.records); a handler in src/robots/groups.ts (DIRECTIVE_HANDLERS) only when it
+// means more than its records.
 
 /**
  * Every key the line reader recognises, one directive a line, as `name | kind | match |

@@ -1,7 +1,10 @@
 // lines -> groups: which rules belong to which user-agents (RFC 9309 2.1, 2.2.1).
 // Consecutive user-agent lines open one group and a user-agent line after a rule opens the
 // next; blank lines and other records (sitemap, crawl-delay, ...) never end a group; rules
-// before the first user-agent line belong to no group and are ignored. Each other record's
+// before the first user-agent line belong to no group and are ignored. In rfc mode a
+// Content-Usage line is a rule too (draft-ietf-aipref-attach 3 extends RFC 9309's rules), so
+// it ends a group as allow and disallow do; google mode groups as Google's parser, which does
+// not know it. Each other record's
 // value goes where its directive's handler (DIRECTIVE_HANDLERS) puts it. The result is the
 // packed RobotsStructure of structure.ts.
 
@@ -81,6 +84,8 @@ function isRecordKey(bytes: Uint8Array, start: number, end: number): boolean {
   return end > start;
 }
 
+const DIRECTIVE_CONTENT_USAGE = DIRECTIVE_IDS.get('content-usage')!;
+
 /** DIRECTIVE_HANDLERS by directive id (a line record's low byte). */
 const HANDLERS_BY_ID = Array.from({ length: 256 }, (): DirectiveHandler | undefined => undefined);
 for (const [name, handler] of Object.entries(DIRECTIVE_HANDLERS)) {
@@ -154,6 +159,7 @@ export function groupsBuilder(bytes: Uint8Array, mode: Mode): { visit: ChunkVisi
         const kept = b.others.add(valueStart, valueEnd);
         b.records.push(firstLine + r, group + 1, directive, keyAt, kept, b.others.size);
         handlers[directive]?.(b, group, valueStart, valueEnd, kept);
+        if (directive === DIRECTIVE_CONTENT_USAGE && mode === 'rfc' && group >= 0) inRules = true;
       }
     }
   };

@@ -1,0 +1,213 @@
+// AI usage signals in robots.txt: Content-Usage rules (draft-ietf-aipref-attach 3, with the
+// vocabulary of draft-ietf-aipref-vocab-07), Content-Signal records, and extension records in
+// general (RobotsTxt.records), with the linter's view of them.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { lintRobotsTxt, RobotsTxt, type Mode } from '../src/index.js';
+
+const fixture = (name: string) => readFileSync(new URL(`fixtures/signals/${name}`, import.meta.url), 'utf8');
+const usage = (body: string, path: string, agent = 'ExampleBot', mode: Mode = 'rfc') => RobotsTxt.parse(body, { mode }).contentUsage(`https://example.com${path}`, agent);
+
+describe('Content-Usage rules', () => {
+  // draft-ietf-aipref-attach-05 3.4.
+  const example = 'User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\nUser-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n';
+
+  it("the draft's example table: the * group for other crawlers, ExampleBot's own group for it", () => {
+    expect(usage(example, '/test', 'OtherBot')).toEqual({ 'train-ai': 'n' });
+    expect(usage(example, '/never/test', 'OtherBot')).toEqual({});
+    expect(usage(example, '/ai-ok/test', 'OtherBot')).toEqual({ 'train-ai': 'y' });
+    for (const path of ['/test', '/never/test', '/ai-ok/test']) expect(usage(example, path, 'ExampleBot')).toEqual({ 'train-ai': 'y' });
+  });
+
+  it("the draft's introduction: one rule for everything", () => {
+    expect(usage('User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n', '/any', 'AnyBot')).toEqual({ 'train-ai': 'n' });
+  });
+
+  it('a disallowed URL has no preferences, and explain says why', () => {
+    const robots = RobotsTxt.parse(example);
+    expect(robots.explainContentUsage('https://example.com/never/x', 'OtherBot')).toEqual({ allowed: false, usage: {}, rules: [] });
+    expect(robots.explainContentUsage('https://example.com/ai-ok/x', 'OtherBot')).toEqual({
+      allowed: true, usage: { 'train-ai': 'y' }, rules: [{ line: 5, path: '/ai-ok/', value: 'train-ai=y', usage: { 'train-ai': 'y' } }],
+    });
+  });
+
+  it('agents are selected as for allow/disallow: groups naming the agent merged, * only when none does', () => {
+    const body = 'User-agent: *\nContent-Usage: train-ai=n\n\nUser-agent: ExampleBot\nContent-Usage: /a/ search=n\n\nUser-agent: examplebot\nContent-Usage: /b/ search=y\n';
+    expect(usage(body, '/a/x')).toEqual({ 'search': 'n' });
+    expect(usage(body, '/b/x')).toEqual({ 'search': 'y' });
+    // Neither ExampleBot group has a rule without a path, and the * group is not merged in.
+    expect(usage(body, '/c')).toEqual({});
+    expect(usage(body, '/c', 'OtherBot')).toEqual({ 'train-ai': 'n' });
+  });
+
+  it('lines before the first user-agent line belong to no group and are ignored', () => {
+    expect(usage('Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n', '/x')).toEqual({});
+  });
+
+  it('the most specific path wins by encoded length; a rule without a path has length 0', () => {
+    const body = 'User-agent: *\nContent-Usage: train-ai=n, search=n\nContent-Usage: /a train-ai=y\nContent-Usage: /a/b search=y\n';
+    expect(usage(body, '/x')).toEqual({ 'train-ai': 'n', search: 'n' });
+    expect(usage(body, '/a/x')).toEqual({ 'train-ai': 'y' });
+    expect(usage(body, '/a/b/c')).toEqual({ search: 'y' });
+  });
+
+  it('paths use * and $ and the percent-encoding normalisation of allow/disallow', () => {
+    const body = 'User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\nContent-Usage: /%7Euser/ search=n\nContent-Usage: /caf\u00e9/ train-ai=y\n';
+    expect(usage(body, '/docs/a.pdf')).toEqual({ 'train-ai': 'n' });
+    expect(usage(body, '/docs/a.pdf?x=1')).toEqual({});
+    expect(usage(body, '/~user/page')).toEqual({ search: 'n' });
+    expect(usage(body, '/caf%C3%A9/menu')).toEqual({ 'train-ai': 'y' });
+  });
+
+  it('HTAB as well as SP separates the path from the statement, and more blanks are dropped', () => {
+    expect(usage('User-agent: *\nContent-Usage: /a/\t \ttrain-ai=n\n', '/a/x')).toEqual({ 'train-ai': 'n' });
+    // Without a blank, the whole value is the path: no statement.
+    expect(usage('User-agent: *\nContent-Usage: /a/train-ai=n\nContent-Usage: search=y\n', '/a/train-ai=n')).toEqual({});
+  });
+
+  it('rules with the identical path combine: any n wins, else any y', () => {
+    const body = 'User-agent: *\nContent-Usage: /a/ train-ai=y, search=y\nContent-Usage: /a/ train-ai=n\nContent-Usage: /%61/ search=n\n';
+    // /%61/ is /a/ once normalised: the same path.
+    expect(usage(body, '/a/x')).toEqual({ 'train-ai': 'n', search: 'n' });
+    expect(usage('User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: search=n\n', '/x')).toEqual({ 'train-ai': 'y', search: 'n' });
+  });
+
+  it('the most specific rule shadows shorter ones even when it states nothing known', () => {
+    const body = 'User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a/ unknown-thing=y\nContent-Usage: /b/ Train-AI=y\n';
+    expect(usage(body, '/x')).toEqual({ 'train-ai': 'n' });
+    expect(usage(body, '/a/x')).toEqual({});
+    expect(usage(body, '/b/x')).toEqual({});
+  });
+
+  it('the vocabulary: y/n tokens of known categories only; the last of a repeated key; a Dictionary that fails states nothing', () => {
+    const one = (statement: string) => usage(`User-agent: *\nContent-Usage: ${statement}\n`, '/x');
+    expect(one('train-ai=y, search=n, future-use=n')).toEqual({ 'train-ai': 'y', search: 'n' });
+    expect(one('train-ai="n", search=?1')).toEqual({});
+    expect(one('train-ai=y, train-ai=n')).toEqual({ 'train-ai': 'n' });
+    expect(one('train-ai;allow=n, train-ai=y')).toEqual({ 'train-ai': 'y' });
+    expect(one('train-ai=n,')).toEqual({});
+    expect(one('train-ai=n ; x')).toEqual({});
+  });
+
+  it('a # ends the value, as for every record', () => {
+    expect(usage('User-agent: *\nContent-Usage: /a/ train-ai=n # no training\n', '/a/x')).toEqual({ 'train-ai': 'n' });
+  });
+
+  it('both modes give the same answers (no user-agent line follows a Content-Usage line here)', () => {
+    const body = 'User-agent: *\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /%7Ea/ train-ai=y\nContent-Usage: /*.pdf$ search=n\n';
+    for (const path of ['/x', '/~a/b', '/%7Ea/b', '/f.pdf', '/never/x']) expect(usage(body, path, 'ExampleBot', 'google')).toEqual(usage(body, path));
+  });
+
+  it('a Content-Usage line is a rule: in rfc mode a user-agent line after it opens the next group; google mode groups as Google does', () => {
+    const body = 'User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /x\n';
+    const rfc = RobotsTxt.parse(body);
+    expect(rfc.isAllowed('https://example.com/x', 'a')).toBe(true);
+    expect(rfc.selectGroups('b').lines).toEqual([3]);
+    expect(usage(body, '/y', 'a')).toEqual({ 'train-ai': 'n' });
+    expect(usage(body, '/y', 'b')).toEqual({});
+    const google = RobotsTxt.parse(body, { mode: 'google' });
+    expect(google.isAllowed('https://example.com/x', 'a')).toBe(false);
+    expect(google.selectGroups('b').lines).toEqual([1]);
+    expect(usage(body, '/y', 'b', 'google')).toEqual({ 'train-ai': 'n' });
+  });
+});
+
+describe('Content-Signal', () => {
+  it("a managed file's signals, for every crawler the * groups cover; none for a crawler with its own group", () => {
+    const robots = RobotsTxt.parse(fixture('managed-content-signal.txt'));
+    expect(robots.contentSignal('ExampleBot')).toEqual({ search: 'yes', 'ai-train': 'no' });
+    expect(robots.contentSignal('GPTBot')).toEqual({});
+    expect(robots.isAllowed('https://www.example.com/page', 'ExampleBot')).toBe(true);
+    expect(robots.isAllowed('https://www.example.com/lp/x', 'ExampleBot')).toBe(false);
+    expect(robots.isAllowed('https://www.example.com/page', 'GPTBot')).toBe(false);
+    expect(robots.sitemaps).toEqual(['https://www.example.com/sitemap.xml']);
+  });
+
+  it('use levels and several lines: merged in file order, values as written, keys lowercased', () => {
+    const robots = RobotsTxt.parse(fixture('use-level.txt'));
+    expect(robots.contentSignal('ExampleBot')).toEqual({ use: 'reference', 'ai-input': 'no' });
+    expect(robots.contentSignal('SearchBot')).toEqual({ search: 'yes', 'ai-train': 'no', 'ai-input': 'yes', use: 'full' });
+    const merged = RobotsTxt.parse('User-agent: *\nContent-Signal: Search=yes, ai-train=no\nContent-Signal: ai-train=yes, junk, =x\n');
+    expect(merged.contentSignal('Bot')).toEqual({ search: 'yes', 'ai-train': 'yes' });
+  });
+
+  it('lines before the first user-agent line are not read', () => {
+    expect(RobotsTxt.parse('Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n').contentSignal('Bot')).toEqual({});
+  });
+});
+
+describe('records', () => {
+  const body = [
+    'Request-rate: 1/5',
+    'User-agent: *',
+    'Crawl-delay: 10',
+    'Disallow: /x',
+    'Visit-time: 0600-0845',
+    'Clean-param: ref /articles/',
+    'License: https://example.com/license.xml',
+    'X-Custom_Key: anything: goes',
+    '<a href="https://example.com/">not a record</a>',
+    '',
+    'User-agent: ExampleBot',
+    'Crawldelay: 2',
+    'Host: example.com',
+    'Sitemap: https://example.com/s.xml',
+  ].join('\n');
+
+  it('every extension line, as written, with its line and group, in file order', () => {
+    const robots = RobotsTxt.parse(body);
+    expect(robots.records().map((r) => [r.key, r.name, r.value, r.line, r.group])).toEqual([
+      ['Request-rate', 'request-rate', '1/5', 1, undefined],
+      ['Crawl-delay', 'crawl-delay', '10', 3, 2],
+      ['Visit-time', 'visit-time', '0600-0845', 5, 2],
+      ['Clean-param', 'clean-param', 'ref /articles/', 6, 2],
+      ['License', 'license', 'https://example.com/license.xml', 7, 2],
+      ['X-Custom_Key', 'x-custom_key', 'anything: goes', 8, 2],
+      ['Crawldelay', 'crawl-delay', '2', 12, 11],
+      ['Host', 'host', 'example.com', 13, 11],
+      ['Sitemap', 'sitemap', 'https://example.com/s.xml', 14, 11],
+    ]);
+  });
+
+  it("an agent's records are those of the groups that apply to it", () => {
+    const robots = RobotsTxt.parse(body);
+    expect(robots.records('ExampleBot').map((r) => r.line)).toEqual([12, 13, 14]);
+    expect(robots.records('OtherBot').map((r) => r.line)).toEqual([3, 5, 6, 7, 8]);
+    expect(robots.crawlDelay('ExampleBot')).toBe(2);
+    expect(robots.crawlDelay('OtherBot')).toBe(10);
+    expect(robots.hosts).toEqual(['example.com']);
+  });
+
+  it('their presence changes no verdict: the same file without them answers alike in both modes', () => {
+    // The other lines blanked, so that every line keeps its number.
+    const bare = body.split('\n').map((line) => (/^(user-agent|disallow|allow):/i.test(line) ? line : '')).join('\n');
+    for (const mode of ['rfc', 'google'] as const) {
+      const a = RobotsTxt.parse(body, { mode });
+      const b = RobotsTxt.parse(bare, { mode });
+      for (const agent of ['ExampleBot', 'OtherBot']) {
+        for (const path of ['/x', '/y', '/x/z']) expect(a.isAllowed(`https://example.com${path}`, agent)).toBe(b.isAllowed(`https://example.com${path}`, agent));
+        expect(a.selectGroups(agent)).toEqual(b.selectGroups(agent));
+      }
+    }
+  });
+});
+
+describe('lint and AI usage lines', () => {
+  const codes = (body: string) => lintRobotsTxt(body).map((d) => `${d.line}:${d.code}`);
+
+  it('knows the keys, and warns on a statement that is not a Dictionary, uppercase keys, and lines outside groups', () => {
+    expect(codes([
+      'Content-Usage: train-ai=n',
+      'Content-Signal: ai-train=no',
+      'User-agent: *',
+      'Content-Usage: /a/ Train-AI=n',
+      'Content-Usage: train-ai=n,',
+      'Content-Usage: /b/ train-ai=y',
+      'Content-Signal: search=yes',
+      'License: https://example.com/l.xml',
+    ].join('\n'))).toEqual([
+      '1:extension-key', '1:signal-outside-group', '2:extension-key', '2:signal-outside-group', '4:extension-key', '4:usage-uppercase-key',
+      '5:extension-key', '5:usage-unparseable', '6:extension-key', '7:extension-key', '8:extension-key',
+    ]);
+  });
+});
