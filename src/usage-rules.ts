@@ -20,7 +20,9 @@ import { combineUsage, readUsage, splitContentUsage, type UsagePreferences } fro
 import { compiledRule, decide, matcherOf, type Matcher } from './matcher.js';
 import { buildGroups } from './robots/groups.js';
 import { DIRECTIVE_IDS } from './robots/parse.js';
-import { extensionRecord, globalGroups, recordCount, type ExtensionRecord, type RobotsStructure } from './robots/structure.js';
+import {
+  extensionRecord, globalGroups, recordCount, recordDirective, recordGroup, type ExtensionRecord, type RobotsStructure,
+} from './robots/structure.js';
 import { escapePattern } from './url/path.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
 
@@ -39,18 +41,17 @@ export interface ContentUsageRule {
 }
 
 /** The preferences that apply to a URL, and the rules they come from (none: no rule applies). */
-export interface ContentUsageExplanation {
+export interface DecidedUsage {
   usage: UsagePreferences;
   rules: ContentUsageRule[];
 }
 
-/** The records of `directive` in `groups` (group numbers), in file order. */
+/** The records of `directive` in `groups` (group numbers), in file order; only those are decoded. */
 function recordsIn(s: RobotsStructure, groups: readonly number[], directive: number): ExtensionRecord[] {
   const wanted = new Set(groups);
   const found: ExtensionRecord[] = [];
   for (let r = 0; r < recordCount(s); r++) {
-    const record = extensionRecord(s, r);
-    if (record.directive === directive && wanted.has(record.group)) found.push(record);
+    if (recordDirective(s, r) === directive && wanted.has(recordGroup(s, r))) found.push(extensionRecord(s, r));
   }
   return found;
 }
@@ -59,6 +60,8 @@ function recordsIn(s: RobotsStructure, groups: readonly number[], directive: num
 export class ContentUsageRules {
   readonly rules: ContentUsageRule[];
   readonly #withPath: ContentUsageRule[];
+  /** Each path-holding rule's path as the matcher compares it (made with the matcher). */
+  #normalized: string[] = [];
   #matcher: Matcher | undefined;
 
   constructor(s: RobotsStructure, groups: readonly number[]) {
@@ -70,22 +73,25 @@ export class ContentUsageRules {
   }
 
   /** The preferences for `url` (crawlable: the caller checks), with the rules they come from. */
-  explain(url: string): ContentUsageExplanation {
+  explain(url: string): DecidedUsage {
     const winner = this.#mostSpecific(url);
-    const rules = winner === undefined
+    const rules = winner < 0
       ? this.rules.filter((rule) => rule.path === '')
-      : this.#withPath.filter((rule) => escapePattern(rule.path) === escapePattern(winner.path));
+      : this.#withPath.filter((_, i) => this.#normalized[i] === this.#normalized[winner]);
     return { usage: combineUsage(...rules.map((rule) => rule.usage ?? {})), rules };
   }
 
-  /** The rule with a path that decides for `url` (longest path), if any matches. */
-  #mostSpecific(url: string): ContentUsageRule | undefined {
-    if (this.#withPath.length === 0) return undefined;
-    this.#matcher ??= pathMatcher(this.#withPath.map((rule) => rule.path));
+  /** The index among the path-holding rules of the one that decides for `url` (longest path), or -1. */
+  #mostSpecific(url: string): number {
+    if (this.#withPath.length === 0) return -1;
+    if (this.#matcher === undefined) {
+      this.#matcher = pathMatcher(this.#withPath.map((rule) => rule.path));
+      this.#normalized = this.#withPath.map((rule) => escapePattern(rule.path));
+    }
     const r = decide(this.#matcher, url);
-    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return undefined;
+    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return -1;
     // Line 1 of the paths' file is its user-agent line; rule i is on line i + 2.
-    return this.#withPath[compiledRule(this.#matcher, r).line - 2];
+    return compiledRule(this.#matcher, r).line - 2;
   }
 
   /** The paths' matcher, if made: its owner counts and frees its table. */

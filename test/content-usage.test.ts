@@ -89,6 +89,15 @@ describe('Content-Usage rules', () => {
     expect(one('train-ai=n ; x')).toEqual({});
   });
 
+  it('a file of 12,000 Content-Usage paths (within the parse limit): each URL gets its own path\'s statement', () => {
+    const lines = Array.from({ length: 12_000 }, (_, i) => `Content-Usage: /p${i}/ train-ai=${i % 2 === 0 ? 'y' : 'n'}`);
+    const robots = RobotsTxt.parse(`User-agent: *\nContent-Usage: search=n\n${lines.join('\n')}\n`);
+    for (let i = 0; i < 12_000; i += 97) {
+      expect(robots.contentUsage(`https://example.com/p${i}/x`, 'Bot')).toEqual({ 'train-ai': i % 2 === 0 ? 'y' : 'n' });
+    }
+    expect(robots.contentUsage('https://example.com/q', 'Bot')).toEqual({ search: 'n' });
+  });
+
   it('a # ends the value, as for every record', () => {
     expect(usage('User-agent: *\nContent-Usage: /a/ train-ai=n # no training\n', '/a/x')).toEqual({ 'train-ai': 'n' });
   });

@@ -105,6 +105,16 @@ function recordWord(s: RobotsStructure, record: number, field: number): number {
   return word(s, recordsAt(s) + RECORD_WORDS * record + field);
 }
 
+/** The directive id of extension record `r`. */
+export function recordDirective(s: RobotsStructure, r: number): number {
+  return recordWord(s, r, RECORD_DIRECTIVE);
+}
+
+/** The group extension record `r` is in, or -1 before the first user-agent line. */
+export function recordGroup(s: RobotsStructure, r: number): number {
+  return recordWord(s, r, RECORD_GROUP) - 1;
+}
+
 export function ruleValueStart(s: RobotsStructure, rule: number): number {
   return word(s, HEADER_WORDS + RULE_WORDS * rule);
 }
@@ -280,8 +290,8 @@ export function extensionRecord(s: RobotsStructure, r: number): ExtensionRecord 
     key: valueText(s.values, recordWord(s, r, RECORD_KEY), value),
     value: valueText(s.values, value, recordWord(s, r, RECORD_END)),
     line: recordWord(s, r, RECORD_LINE),
-    directive: recordWord(s, r, RECORD_DIRECTIVE),
-    group: recordWord(s, r, RECORD_GROUP) - 1,
+    directive: recordDirective(s, r),
+    group: recordGroup(s, r),
   };
 }
 
@@ -289,7 +299,7 @@ export function extensionRecord(s: RobotsStructure, r: number): ExtensionRecord 
 function valuesOf(s: RobotsStructure, directive: number): string[] {
   const texts: string[] = [];
   for (let r = 0; r < recordCount(s); r++) {
-    if (recordWord(s, r, RECORD_DIRECTIVE) === directive) texts.push(valueText(s.values, recordWord(s, r, RECORD_VALUE), recordWord(s, r, RECORD_END)));
+    if (recordDirective(s, r) === directive) texts.push(valueText(s.values, recordWord(s, r, RECORD_VALUE), recordWord(s, r, RECORD_END)));
   }
   return texts;
 }
