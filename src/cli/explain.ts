@@ -1,7 +1,7 @@
 // `robots-wasm explain`: for each URL the verdict, the deciding rule and its line, the AI
 // usage preferences its Content-Usage rules state, and which group applied to the agent and why.
 
-import { agentValue, colour, examplePath, loadRobots, modeOf, parse, stringValue, UsageError, write } from './io.js';
+import { agentValue, colour, examplePath, loadRobots, modeOf, pairsText, parse, stringValue, UsageError, write } from './io.js';
 
 /** `robots-wasm explain --help`. */
 export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> --agent NAME [options] URL...
@@ -17,12 +17,6 @@ the group line.
   --json            JSON lines
 
 example: robots-wasm explain ${examplePath('robots.txt')} --agent ExampleBot https://www.example.com/cart/checkout`;
-
-/** Preferences as a Dictionary's text (`train-ai=n, search=y`), or `none known`. */
-function usageText(usage: Record<string, string>): string {
-  const text = Object.entries(usage).map(([key, value]) => `${key}=${value}`).join(', ');
-  return text === '' ? 'none known' : text;
-}
 
 /** Runs `robots-wasm explain`; resolves with the exit code. */
 export async function explain(args: string[]): Promise<number> {
@@ -40,7 +34,7 @@ export async function explain(args: string[]): Promise<number> {
     none: `no group names ${agent} and there is no * group: everything is allowed`,
   }[source];
   const signal = robots.contentSignal(agent);
-  const signalText = Object.entries(signal).map(([key, value]) => `${key}=${value}`).join(', ');
+  const signalText = pairsText(signal);
   let out = values.json ? '' : `${colour('dim', `group: ${why}`)}\n${signalText === '' ? '' : `${colour('dim', `content-signal: ${signalText}`)}\n`}`;
   for (const url of positionals.slice(1)) {
     const { allowed, rule } = robots.explain(url, agent);
@@ -53,7 +47,7 @@ export async function explain(args: string[]): Promise<number> {
     const verdict = allowed ? colour('green', 'allow') : colour('red', 'disallow');
     const decided = rule === null ? 'no rule matches' : `${rule.kind}: ${rule.pattern} (line ${rule.line})`;
     out += `${verdict}\t${url}\t${decided}\n`;
-    if (usage.rules.length > 0) out += `\tcontent-usage: ${usageText(usage.usage)}\t${usage.rules.map((r) => `${[r.path, r.value].filter((t) => t !== '').join(' ')} (line ${r.line})`).join('; ')}\n`;
+    if (usage.rules.length > 0) out += `\tcontent-usage: ${pairsText(usage.usage) || 'none known'}\t${usage.rules.map((r) => `${[r.path, r.value].filter((t) => t !== '').join(' ')} (line ${r.line})`).join('; ')}\n`;
   }
   await write(out);
   return 0;

@@ -3,9 +3,8 @@
 // headers and HTML given on the command line or fetched.
 
 import { readLimited } from '../fetch/fetch.js';
-import { USAGE_CATEGORIES } from '../fields/usage.js';
 import { urlControls, type UrlControls } from '../tags/controls.js';
-import { agentValue, colour, examplePath, isUrl, parse, readFile, stringValue, UsageError, write } from './io.js';
+import { agentValue, colour, examplePath, isUrl, pairsText, parse, readFile, stringValue, UsageError, write } from './io.js';
 
 /** `robots-wasm tags --help`. */
 export const TAGS_HELP = `usage: robots-wasm tags --agent NAME [--header 'Name: value']... [--html FILE | URL]
@@ -75,9 +74,10 @@ function describe(c: UrlControls): string {
     ['unavailable_after', c.unavailableAfter?.toISOString()], ['expires', c.expiresAt === undefined ? undefined : new Date(c.expiresAt).toISOString()],
   ].filter(([, v]) => v !== undefined).map(([name, v]) => `  ${String(name).padEnd(18)}${String(v)}`);
   const rules = [...c.rules].map(([name, value]) => (value === true ? name : `${name}=${String(value)}`));
-  const usage = USAGE_CATEGORIES.filter((name) => c.contentUsage[name] !== undefined).map((name) => `${name}=${c.contentUsage[name]}`);
+  // Preferences come in USAGE_CATEGORIES' order (readUsage fills them so).
+  const usage = pairsText(c.contentUsage);
   return [
     ...flags, ...limits, `  ${'rules'.padEnd(18)}${rules.length === 0 ? 'none' : rules.join(', ')}`,
-    ...(usage.length === 0 ? [] : [`  ${'content-usage'.padEnd(18)}${usage.join(', ')}`]),
+    ...(usage === '' ? [] : [`  ${'content-usage'.padEnd(18)}${usage}`]),
   ].join('\n');
 }
