@@ -23,6 +23,7 @@ import { bestRule, mapKeyGates, verdictOf } from './match';
 export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { initLexBytes, lexResume } from './lex';
+import { initGroups } from './groups';
 import { initChecksumTables, tableChecksum } from './checksum';
 import { initByteScores } from './compile/key-order';
 export { validateTable, validateWorkBytes } from './validate';
@@ -36,6 +37,7 @@ export function heapBase(): usize {
   initClasses();
   initScanSets();
   initLexBytes();
+  initGroups();
   initChecksumTables();
   initByteScores();
   // A cache line's alignment: where the heap starts then does not move with the size of the
@@ -267,7 +269,8 @@ export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
   return n;
 }
 
-export { gatherRanges, lexGathered, lexLines } from './lex';
+export { lexLines } from './lex';
+export { groupsBegin, groupsFinish, groupsNeed, groupsTokenBytes, groupsValueBytes } from './groups';
 export { compileNeed, compileTable, compileTableBytes, compileWorkBytes } from './compile';
 export { lastIndexOfSegment, nibbleTables, twoWaySearch, twoWaySearchBackward } from './scan';
 

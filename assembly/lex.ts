@@ -10,20 +10,20 @@
 // DIRECTIVE_TABLE says: the reference's by case-insensitive prefix, with its misspellings.
 
 import {
-  DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_TABLE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT,
+  DIRECTIVE_NONE, DIRECTIVE_TABLE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT,
   LINE_AGENT_GLOBAL,
   LINE_DIRECTIVE_FLAGS, LINE_END, LINE_FLAG_HAS_COMMENT, LINE_FLAG_IS_COMMENT, LINE_FLAG_IS_EMPTY,
   LINE_FLAG_MISSING_COLON, LINE_FLAG_TOO_LONG, LINE_FLAG_TYPO, LINE_FLAG_UNPARSEABLE, LINE_KEY_END, LINE_KEY_START,
   LINE_SIZE, LINE_START, LINE_VALUE_END, LINE_VALUE_START, MAX_DIRECTIVE_SPELLINGS, MAX_SPELLING_BYTES,
   PRODUCT_TOKEN_BYTES, PRODUCT_TOKEN_DIGITS,
 } from '../src/robots/directives';
-import { copyBytes } from './bytes';
+import { groupLine } from './groups';
 import { firstNotOf, firstOf, SET_BLANK, SET_SPACE } from './scan';
 
 /** Where the next lexLines call continues: the first byte of the next line, or -1 when done. */
 export let lexResume: i32 = 0;
-/** Bytes of rule values gathered so far (lexLines with `gather`). */
-let gathered: u32 = 0;
+/** Lines read since the body's first (lexLines). */
+let linesRead: u32 = 0;
 
 // @ts-ignore: decorator
 @inline function isSpace(c: u32): bool {
@@ -165,6 +165,32 @@ function initKeys(): void {
     }
     line = end + 1;
   }
+}
+
+/** The directive id of DIRECTIVE_TABLE's line named `name`, or DIRECTIVE_NONE when none is. */
+export function directiveNamed(name: string): u32 {
+  const length = DIRECTIVE_TABLE.length;
+  let id: u32 = 0;
+  for (let line = 0; line < length; ) {
+    const end = tableFind(0x0a, line, length);
+    const bar = tableFind(0x7c, line, end);
+    if (bar < end) {
+      id++;
+      const from = firstNotSpace(line, bar);
+      let to = bar;
+      while (to > from && DIRECTIVE_TABLE.charCodeAt(to - 1) == 0x20) to--;
+      if (tableSpells(from, to, name)) return id;
+    }
+    line = end + 1;
+  }
+  return DIRECTIVE_NONE;
+}
+
+/** Whether DIRECTIVE_TABLE[from, to) is `name` (compared in place: the kernel allocates nothing). */
+function tableSpells(from: i32, to: i32, name: string): bool {
+  if (to - from != name.length) return false;
+  for (let i = 0; i < name.length; i++) if (DIRECTIVE_TABLE.charCodeAt(from + i) != name.charCodeAt(i)) return false;
+  return true;
 }
 
 /** Index of the first byte of DIRECTIVE_TABLE[from, end) that is not a space, or end. */
@@ -322,17 +348,6 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   }
 }
 
-/** Copies the value of the line of `record`, if it is an allow or disallow line, to gather + gathered. */
-// @ts-ignore: decorator
-@inline function gatherRule(buf: usize, record: usize, gather: usize): void {
-  const directive = load<u32>(record + LINE_DIRECTIVE_FLAGS) & 0xff;
-  if (directive != DIRECTIVE_ALLOW && directive != DIRECTIVE_DISALLOW) return;
-  const start = load<u32>(record + LINE_VALUE_START);
-  const length = load<u32>(record + LINE_VALUE_END) - start;
-  copyBytes(gather + gathered, buf + start, length);
-  gathered += length;
-}
-
 /** How many bytes of buf[start, end) from `start` are product-token bytes of `mask`'s classes. */
 // @ts-ignore: decorator
 @inline function tokenBytes(buf: usize, start: i32, end: i32, mask: u8): i32 {
@@ -343,15 +358,14 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
 
 /**
  * Reads lines of buf[0, len) from `from` (0 for the first call) into at most `maxLines`
- * records at `out`; returns how many were written and leaves the next start in lexResume
- * (-1 once the last line was read). `cap` > 0 keeps only that many bytes of a line (google
- * mode); `digits` != 0 lets a user-agent line's product token hold digits (rfc mode). `gather`
- * != 0: the values of the allow and disallow lines are also copied there, one after the other
- * (lexGathered bytes since the first line): how a parsed file keeps its rules' values without
- * the rest of the body.
+ * records, `stride` bytes apart from `out` (0: each written over the last); returns how many
+ * were written and leaves the next start in lexResume (-1 once the last line was read). `cap`
+ * > 0 keeps only that many bytes of a line (google mode); `digits` != 0 lets a user-agent
+ * line's product token hold digits (rfc mode). `build` != 0: each record also goes to the
+ * group builder (assembly/groups.ts, started by groupsBegin), as it is written.
  */
-export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32, gather: usize): i32 {
-  if (from == 0) gathered = 0;
+export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32, stride: i32, build: i32): i32 {
+  if (from == 0) linesRead = 0;
   let start = from == 0 ? bomPrefix(buf, len) : from;
   tokenMask = digits != 0 ? TOKEN_LETTER | TOKEN_DIGIT : TOKEN_LETTER;
   let count = 0;
@@ -366,10 +380,11 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
       flags = LINE_FLAG_TOO_LONG;
       if (contentEnd > cut) contentEnd = cut;
     }
-    const record = out + <usize>count * LINE_SIZE;
+    const record = out + <usize>count * <usize>stride;
     readLine(buf, start, cut, contentEnd, colonAt, flags, record);
-    if (gather != 0) gatherRule(buf, record, gather);
     count++;
+    linesRead++;
+    if (build != 0) groupLine(buf, record, linesRead);
     if (end >= len) {
       lexResume = -1;
       return count;
@@ -378,25 +393,4 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
   }
   lexResume = start;
   return count;
-}
-
-/** Bytes of rule values lexLines has gathered since the body's first line (see lexLines). */
-export function lexGathered(): u32 {
-  return gathered;
-}
-
-/**
- * Copies `count` ranges of the body at `body` (start, end pairs of u32 at `ranges`) to dst, one
- * after the other; returns the bytes copied: the other values a parsed file keeps, after the
- * rules' values lexLines gathered.
- */
-export function gatherRanges(body: usize, ranges: usize, count: i32, dst: usize): u32 {
-  let at: u32 = 0;
-  for (let i = 0; i < count; i++) {
-    const start = load<u32>(ranges + (<usize>i << 3));
-    const length = load<u32>(ranges + (<usize>i << 3), 4) - start;
-    copyBytes(dst + at, body + start, length);
-    at += length;
-  }
-  return at;
 }

@@ -6,10 +6,10 @@ import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
 import { compiledRule, decide, heldTableBytes, matcherOf, type Explanation, type Matcher } from './matcher.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
-import { buildGroups } from './robots/groups.js';
+import { buildGroups, groupsRoom } from './robots/groups.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 import type { UsagePreferences } from './fields/usage.js';
-import { DIRECTIVES, lineReaderRoom } from './robots/parse.js';
+import { DIRECTIVES } from './robots/parse.js';
 import {
   agentIndex, agentTokens, extensionRecord, groupCrawlDelay, groupRecords, groupsFor, groupWord, GROUP_LINE, hostTexts, recordCount,
   ruleAllows, ruleLine, ruleOnLine, ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
@@ -136,7 +136,7 @@ export class RobotsTxt {
     const resolved = resolveParseOptions(options);
     // A string body is encoded into the kernel's scratch block with room for the line reader
     // above it, which then reads it where it is.
-    return new RobotsTxt(prepareBody(body, resolved, lineReaderRoom), resolved.mode);
+    return new RobotsTxt(prepareBody(body, resolved, groupsRoom), resolved.mode);
   }
 
   /** The groups of the file, in file order (decoded on first use). */

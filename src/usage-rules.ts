@@ -10,7 +10,7 @@
 // its statement states nothing known.
 //
 // A Content-Usage line is a rule, so in rfc mode a user-agent line after it opens the next
-// group (robots/groups.ts); google mode groups lines as Google's parser does, which has no
+// group (assembly/groups.ts); google mode groups lines as Google's parser does, which has no
 // Content-Usage and lets such a line continue the group. That is the one place the modes can
 // differ here: Google's parser has nothing else to be exact with, so the paths are matched as
 // RFC 9309 matches patterns in either mode.

@@ -1,10 +1,11 @@
 // The directives a robots.txt line can hold, and the records the kernel's line reader writes
-// (assembly/lex.ts; read by src/robots/parse.ts and groups.ts). This file is compiled by both
-// TypeScript and AssemblyScript, so it holds plain constants and one string only.
+// (assembly/lex.ts; read by its group builder, assembly/groups.ts, and by src/robots/parse.ts).
+// This file is compiled by both TypeScript and AssemblyScript, so it holds plain constants and
+// one string only.
 //
 // Adding a directive: one line in DIRECTIVE_TABLE. The line reader recognises the new key from
 // the table alone, the linter knows it from there too, and its lines are kept as records
-// (RobotsTxt.records); a handler in src/robots/groups.ts (DIRECTIVE_HANDLERS) only when it
+// (RobotsTxt.records); code in the kernel's group builder (assembly/groups.ts) only when it
 // means more than its records.
 
 /**

@@ -2,9 +2,9 @@
 // same line records (parse.ts) and groups (groups.ts) the matcher is built from, so what it
 // reports is what the parser did.
 
-import { GOOGLE_MAX_LINE_BYTES, parseLines, EXTENSION_KEYS } from './parse.js';
+import { GOOGLE_MAX_LINE_BYTES, lineCollector, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
-import { groupsBuilder } from './groups.js';
+import { readGroups } from './groups.js';
 import { groupRecords, ruleAllows, ruleLine, ruleText, type RobotsStructure } from './structure.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
@@ -62,8 +62,9 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
 
   let seenAgent = false;
   // The group builder reads the same records, so the body is read once.
-  const groups = groupsBuilder(bytes, resolved.mode);
-  const reading = parseLines(bytes, resolved.mode, (l) => {
+  const collector = lineCollector();
+  const { structure, lines } = readGroups(bytes, resolved.mode, collector.visit);
+  collector.emit((l) => {
     if (!utf8 && !isValidUtf8(bytes.subarray(l.start, l.end))) add(l.number, 'warning', 'invalid-utf8', 'the line is not valid UTF-8 (RFC 9309 2.3 requires UTF-8)');
     if (l.tooLong || l.end - l.start > GOOGLE_MAX_LINE_BYTES) {
       add(l.number, 'warning', 'line-too-long', `the line is longer than ${GOOGLE_MAX_LINE_BYTES} bytes; Google reads only that much of it`);
@@ -97,10 +98,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
         add(l.number, 'warning', 'dot-segment', `"${value}" has a dot segment or a '\\' in its path, which no fetched path has (a fetch resolves them): that part never matches`);
       }
     }
-  }, groups.visit);
-  const lines = reading.lines;
-  // At once: the gathered values are in the kernel's scratch block.
-  const structure = groups.finish(reading);
+  });
 
   if (prepared.truncated) {
     add(lines, 'warning', 'past-parse-limit', `${prepared.originalLength - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);

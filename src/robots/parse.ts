@@ -90,7 +90,7 @@ const NAMES = Array.from({ length: 256 }, (_, id): string | null => DIRECTIVES[i
  * A record's fields as indices of u32 words (the LINE_* offsets / 4). A loop over records
  * copies them into locals first: optimised code reloads an imported binding at every use.
  */
-export const RECORD_WORDS = {
+export const LINE_WORDS = {
   stride: LINE_SIZE / 4,
   directiveFlagsAt: LINE_DIRECTIVE_FLAGS / 4,
   startAt: LINE_START / 4,
@@ -102,25 +102,25 @@ export const RECORD_WORDS = {
   agentAt: LINE_AGENT / 4,
 } as const;
 
-/** Lines read per kernel call. */
+/** Lines read per kernel call when the records are handed out. */
 const CHUNK_LINES = 4096;
-/** Scratch bytes the line reader needs past the body, for its records. */
-const RECORDS_ROOM = CHUNK_LINES * LINE_SIZE + 8;
+/** The most lines a kernel call reads when nobody reads their records. */
+const ALL_LINES = 0x7fffffff;
+/** Scratch bytes for the records: a chunk of them when they are handed out, else one. */
+function recordsRoom(handedOut: boolean): number {
+  return handedOut ? CHUNK_LINES * LINE_SIZE + 8 : LINE_SIZE;
+}
 
 /**
- * Scratch bytes the line reader needs past a body of at most `bodyBytes` bytes: its records,
- * and room to gather the rules' values (forEachLineChunk).
+ * Scratch bytes the line reader needs past a body for `builderBytes` of group building
+ * (LineBuilder) and, when `handedOut`, the records of a chunk of lines.
  */
-export function lineReaderRoom(bodyBytes: number): number {
-  return gatherRoom(bodyBytes) + RECORDS_ROOM;
+export function lineReaderRoom(builderBytes: number, handedOut: boolean): number {
+  return builderBytes + recordsRoom(handedOut);
 }
 
-/** Scratch bytes the rules' values of a body of `bodyBytes` bytes are gathered into: no more than the body. */
-function gatherRoom(bodyBytes: number): number {
-  return alignUp(bodyBytes, 8);
-}
 /** The longest body the line reader reads (its positions are i32). */
-const MAX_BODY_BYTES = 2 ** 31 - 1 - RECORDS_ROOM;
+const MAX_BODY_BYTES = 2 ** 31 - 1 - recordsRoom(true);
 
 /**
  * Reads a chunk of line records: `records` holds, from word `at`, `count` lines of LINE_SIZE / 4
@@ -128,30 +128,23 @@ const MAX_BODY_BYTES = 2 ** 31 - 1 - RECORDS_ROOM;
  */
 export type ChunkVisitor = (records: Uint32Array, at: number, count: number, firstLine: number) => void;
 
-/** What forEachLineChunk read. */
-export interface LineReading {
-  lines: number;
-  /**
-   * With `gatherRules`: where the values of every allow and disallow line are in kernel memory,
-   * back to back in file order, and how many bytes they hold (in the scratch block, valid
-   * until its next use, with as many bytes free after them as the body has left); 0 otherwise.
-   */
-  ruleValues: number;
-  ruleBytes: number;
-  /** Where the body was read in kernel memory (valid as ruleValues is). */
-  body: number;
-  /** Bytes free at `spare` (where the records were), valid as ruleValues is. */
-  spare: number;
-  spareBytes: number;
+/**
+ * The kernel's group builder as a reading drives it (src/robots/groups.ts): the scratch bytes
+ * it needs past the body, and its start, given where the body is in kernel memory; each line
+ * record then goes to it as it is written.
+ */
+export interface LineBuilder {
+  bytes: number;
+  begin(body: number): void;
 }
 
 /**
- * Reads every line of `bytes` and hands the records to `visit` a chunk at a time. `records` is
- * a view of kernel memory, valid only during the call: `visit` must not use the kernel, and
- * must copy what it keeps. With `gatherRules`, the line reader also copies the rules' values
- * together (LineReading.ruleValues).
+ * Reads every line of `bytes`, handing the records to `visit` (if given) a chunk at a time and
+ * each one to `builder` (if given); returns the number of lines. `records` is a view of kernel
+ * memory, valid only during the call: `visit` must not use the kernel, and must copy what it
+ * keeps.
  */
-export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisitor, gatherRules = false): LineReading {
+export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit?: ChunkVisitor, builder?: LineBuilder): number {
   // The line reader's positions are i32.
   if (bytes.length > MAX_BODY_BYTES) {
     throw new RangeError(`robots-wasm: a body of ${bytes.length} bytes is more than the ${MAX_BODY_BYTES} bytes the line reader can address (lower maxBytes)`);
@@ -160,55 +153,61 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit: ChunkVisi
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
   // rfc mode reads digits as part of a product token (src/robots/agent.ts).
   const digits = mode === 'rfc' ? 1 : 0;
-  // One block: the body | the rules' values gathered (no more than the body) | the records.
-  const gatherBytes = gatherRules ? gatherRoom(bytes.length) : 0;
-  const buf = k.scratch(alignUp(bytes.length, 8) + gatherBytes + RECORDS_ROOM);
-  const gatherAt = gatherRules ? buf + alignUp(bytes.length, 8) : 0;
-  const recordsAt = buf + alignUp(bytes.length, 8) + gatherBytes;
+  const handedOut = visit !== undefined;
+  // One block: the body | the builder's regions | the records.
+  const builderBytes = builder?.bytes ?? 0;
+  const buf = k.scratch(alignUp(bytes.length, 8) + lineReaderRoom(builderBytes, handedOut));
+  const recordsAt = buf + alignUp(bytes.length, 8) + builderBytes;
   // A string body was encoded into this block (PreparedBody): it is read where it is.
   if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== buf) k.u8.set(bytes, buf);
+  builder?.begin(buf);
   let lines = 0;
   let from = 0;
   while (from >= 0) {
-    const count = k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES, gatherAt);
+    const count = handedOut
+      ? k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES, LINE_SIZE, builder !== undefined ? 1 : 0)
+      : k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, ALL_LINES, 0, builder !== undefined ? 1 : 0);
     from = k.fn.lexNext();
     // The kernel's view of the whole memory: a view per chunk would be an allocation per file.
-    visit(k.u32, recordsAt / 4, count, lines + 1);
+    visit?.(k.u32, recordsAt / 4, count, lines + 1);
     lines += count;
   }
-  return { lines, ruleValues: gatherAt, ruleBytes: gatherRules ? k.fn.lexGathered() : 0, body: buf, spare: recordsAt, spareBytes: RECORDS_ROOM };
+  return lines;
+}
+
+/**
+ * A visitor that keeps copies of the records it is handed (the caller may use the kernel
+ * between reading and reporting), and reports them as RobotsLine objects to `onLine`.
+ */
+export function lineCollector(): { visit: ChunkVisitor; emit(onLine: (line: RobotsLine) => void): void } {
+  const chunks: { records: Uint32Array; count: number; firstLine: number }[] = [];
+  return {
+    visit: (records, at, count, firstLine) => void chunks.push({ records: records.slice(at, at + count * LINE_WORDS.stride), count, firstLine }),
+    emit(onLine) {
+      const line: RobotsLine = {
+        number: 0, kind: null, directive: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
+        typo: false, missingColon: false, hasComment: false, isComment: false, isEmpty: false, tooLong: false,
+        unparseable: false,
+      };
+      for (const { records, count, firstLine } of chunks) emit(records, count, firstLine, line, onLine);
+    },
+  };
 }
 
 /**
  * Splits `bytes` into lines and reports each to `onLine` (a body ending in a line end has one
- * more, empty, line, as in the reference). `onChunk`, if given, is a group builder's visitor:
- * it also sees the records as forEachLineChunk hands them over, with the rules' values
- * gathered for it (LineReading), so that it needs no second pass.
+ * more, empty, line, as in the reference); returns the number of lines.
  */
-export function parseLines(
-  bytes: Uint8Array,
-  mode: Mode,
-  onLine: (line: RobotsLine) => void,
-  onChunk?: ChunkVisitor,
-): LineReading {
-  const line: RobotsLine = {
-    number: 0, kind: null, directive: null, start: 0, end: 0, keyStart: 0, keyEnd: 0, valueStart: 0, valueEnd: 0, agentToken: 0,
-    typo: false, missingColon: false, hasComment: false, isComment: false, isEmpty: false, tooLong: false,
-    unparseable: false,
-  };
-  const chunks: { records: Uint32Array; count: number; firstLine: number }[] = [];
-  // Copies: onLine may use the kernel, which would overwrite the records.
-  const reading = forEachLineChunk(bytes, mode, (records, at, count, firstLine) => {
-    onChunk?.(records, at, count, firstLine);
-    chunks.push({ records: records.slice(at, at + count * RECORD_WORDS.stride), count, firstLine });
-  }, onChunk !== undefined);
-  for (const { records, count, firstLine } of chunks) emit(records, count, firstLine, line, onLine);
-  return reading;
+export function parseLines(bytes: Uint8Array, mode: Mode, onLine: (line: RobotsLine) => void): number {
+  const collector = lineCollector();
+  const lines = forEachLineChunk(bytes, mode, collector.visit);
+  collector.emit(onLine);
+  return lines;
 }
 
 function emit(records: Uint32Array, count: number, firstLine: number, line: RobotsLine, onLine: (line: RobotsLine) => void): void {
-  // Constants as locals (see RECORD_WORDS).
-  const { stride, directiveFlagsAt, startAt, endAt, keyStartAt, keyEndAt, valueStartAt, valueEndAt, agentAt } = RECORD_WORDS;
+  // Constants as locals (see LINE_WORDS).
+  const { stride, directiveFlagsAt, startAt, endAt, keyStartAt, keyEndAt, valueStartAt, valueEndAt, agentAt } = LINE_WORDS;
   const global = LINE_AGENT_GLOBAL;
   const typo = LINE_FLAG_TYPO;
   const missingColon = LINE_FLAG_MISSING_COLON;

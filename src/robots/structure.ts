@@ -1,31 +1,25 @@
-// groups -> the parsed file as a cache keeps it: what src/robots/groups.ts builds from the line
-// records, packed into three values (bytes, numbers, agent names) rather than an object per
-// rule and group, because a crawler keeps one per host for a day; and the readers of it.
+// groups -> the parsed file as a cache keeps it: what the kernel's group builder
+// (assembly/groups.ts) builds from the line records, packed into three values (bytes, numbers,
+// agent names) rather than an object per rule and group, because a crawler keeps one per host
+// for a day; and the readers of it.
 
 import { latin1Bytes } from '../encoding.js';
 import { agentKey } from './agent.js';
 import { DIRECTIVE_SITEMAP } from './directives.js';
 import type { Mode } from './options.js';
 import { DIRECTIVE_IDS } from './parse.js';
+import {
+  GROUP_DELAY_END, GROUP_DELAY_START, GROUP_FIRST_RULE, GROUP_GLOBAL, GROUP_LINE, GROUP_WORDS, HEADER_WORDS, RECORD_DIRECTIVE, RECORD_END,
+  RECORD_GROUP, RECORD_KEY, RECORD_LINE, RECORD_VALUE, RECORD_WORDS, RULE_WORDS,
+} from './layout.js';
+
+export { GROUP_LINE };
 
 /**
- * A parsed file's groups, rules and file-wide values.
- *
- * `words` holds 32-bit integers, each as two UTF-16 units (low half, high half): a string
- * rather than an Int32Array, which would cost an ArrayBuffer and an allocation outside the JS
- * heap per parsed file, several times the time and bytes of a small string. In this order:
- * - HEADER_WORDS words: the number of rules, groups, agent tokens and extension records;
- * - RULE_WORDS words per rule, in file order: where its value starts in `values`, and
- *   line * 2 + 1 for allow (+ 0 for disallow); then one word, where the last rule's value ends
- *   (the rules' values are back to back, so each one ends where the next starts);
- * - GROUP_WORDS words per group, in file order: the line of its first user-agent line, its first
- *   rule (its rules run to the next group's first), 1 when a `*` line names it, and the value
- *   range of its first valid crawl-delay (-1, -1 without one);
- * - one word per agent token of `tokens`: the group its line is in;
- * - RECORD_WORDS words per extension record (a line with a key other than user-agent, allow
- *   and disallow: a known extension, or an unknown key that is a token), in file order: its
- *   line, its group + 1 (0 before the first group), its directive id, and where its key and
- *   its value start and its value ends in `values` (the key as written, then the value).
+ * A parsed file's groups, rules and file-wide values. `words` holds the 32-bit integers of
+ * src/robots/layout.ts, each as two UTF-16 units (low half, high half): a string rather than an
+ * Int32Array, which would cost an ArrayBuffer and an allocation outside the JS heap per parsed
+ * file, several times the time and bytes of a small string.
  */
 export interface RobotsStructure {
   /** The values kept: the rules' (back to back, in file order), then the others'. */
@@ -45,23 +39,6 @@ export type KeptValues = string | Uint8Array;
 
 /** Kept values up to this many bytes are a string (see KeptValues). */
 export const STRING_VALUES_MAX = 32 * 1024;
-
-// RobotsStructure.words layout (described there).
-export const HEADER_WORDS = 4;
-export const RULE_WORDS = 2;
-export const RECORD_WORDS = 6;
-const RECORD_LINE = 0;
-const RECORD_GROUP = 1;
-const RECORD_DIRECTIVE = 2;
-const RECORD_KEY = 3;
-const RECORD_VALUE = 4;
-const RECORD_END = 5;
-export const GROUP_WORDS = 5;
-export const GROUP_LINE = 0;
-export const GROUP_FIRST_RULE = 1;
-export const GROUP_GLOBAL = 2;
-export const GROUP_DELAY_START = 3;
-export const GROUP_DELAY_END = 4;
 
 /** Agent tokens past this many are looked up through a map (agentIndex) rather than a scan. */
 const SCANNED_TOKENS = 32;

@@ -21,10 +21,14 @@ export interface KernelExports {
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, how: number, dst: number): number;
-  lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number, gather: number): number;
+  lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number, stride: number, build: number): number;
   lexNext(): number;
-  lexGathered(): number;
-  gatherRanges(body: number, ranges: number, count: number, dst: number): number;
+  groupsBegin(mode: number, values: number, bodyBytes: number, tokens: number, tokenBytes: number, words: number, rules: number, groups: number, tokenGroups: number, records: number): void;
+  /** Bytes of the structure's words, or -1 when a word region was too small (groupsNeed). */
+  groupsFinish(): number;
+  groupsValueBytes(): number;
+  groupsTokenBytes(): number;
+  groupsNeed(which: number): number;
   compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;

@@ -3,7 +3,8 @@
 import { compiledRules } from '../../src/compile/table.js';
 import { matcherOf, type Matcher } from '../../src/matcher.js';
 import type { Mode } from '../../src/robots/options.js';
-import { GROUP_WORDS, HEADER_WORDS, RULE_WORDS, type RobotsStructure } from '../../src/robots/structure.js';
+import { GROUP_WORDS, HEADER_WORDS, RULE_WORDS } from '../../src/robots/layout.js';
+import type { RobotsStructure } from '../../src/robots/structure.js';
 import { kernel } from '../../src/wasm/kernel.js';
 
 export interface PatternRule {

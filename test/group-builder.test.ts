@@ -1,0 +1,63 @@
+// The kernel's group builder (assembly/groups.ts) starts with room for ordinary files and reads
+// a file again when one of its regions was too small. Each body here overflows one region;
+// whether the body reaches the parser as text (read where it was encoded) or as bytes, every
+// group, agent, rule, record and verdict must come out as the file says.
+
+import { describe, expect, it } from 'vitest';
+import { lintRobotsTxt, RobotsTxt } from '../src/index.js';
+
+const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('\n');
+const forms = (body: string) => [['text', RobotsTxt.parse(body)], ['bytes', RobotsTxt.parse(new TextEncoder().encode(body))]] as const;
+
+describe('group builder regions', () => {
+  it('records: thousands of short extension lines, a crawl-delay and rules after them', () => {
+    const body = `User-agent: Bot\n${lines(20_000, (i) => `k${i % 7}: v${i}`)}\nCrawl-delay: 2.5\nDisallow: /private\nAllow: /private/open`;
+    for (const [form, robots] of forms(body)) {
+      const records = robots.records();
+      expect(records.length, form).toBe(20_001);
+      expect(records[0], form).toEqual({ key: 'k0', name: 'k0', value: 'v0', line: 2, group: 1 });
+      expect(records[19_999], form).toEqual({ key: 'k0', name: 'k0', value: 'v19999', line: 20_001, group: 1 });
+      expect(records[20_000], form).toEqual({ key: 'Crawl-delay', name: 'crawl-delay', value: '2.5', line: 20_002, group: 1 });
+      expect(robots.crawlDelay('Bot'), form).toBe(2.5);
+      expect(robots.isAllowed('https://a.test/private/x', 'Bot'), form).toBe(false);
+      expect(robots.isAllowed('https://a.test/private/open', 'Bot'), form).toBe(true);
+    }
+  });
+
+  it('groups: one short group per agent', () => {
+    const body = lines(6_000, (i) => `User-agent: b${String.fromCharCode(97 + (i % 26))}${i}x\nDisallow: /${i}/`);
+    for (const [form, robots] of forms(body)) {
+      expect(robots.groups.length, form).toBe(6_000);
+      expect(robots.groups[5_999], form).toEqual({ agents: ['bt5999x'], global: false, line: 11_999, rules: [{ kind: 'disallow', pattern: '/5999/', line: 12_000 }], crawlDelay: undefined });
+      expect(robots.isAllowed('https://a.test/5999/', 'bt5999x'), form).toBe(false);
+      expect(robots.isAllowed('https://a.test/5998/', 'bt5999x'), form).toBe(true);
+    }
+  });
+
+  it('agents: many user-agent lines in one group, and long product tokens', () => {
+    const long = 'z'.repeat(400);
+    const body = `${lines(8_000, (i) => `User-agent: a${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)])}`)}\n${lines(300, (i) => `User-agent: ${long}${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)])}`)}\nDisallow: /`;
+    for (const [form, robots] of forms(body)) {
+      expect(robots.groups.length, form).toBe(1);
+      expect(robots.agents.length, form).toBe(8_300);
+      expect(robots.agents[8_299].startsWith(long), form).toBe(true);
+      expect(robots.isAllowed('https://a.test/x', robots.agents[8_299]), form).toBe(false);
+      expect(robots.isAllowed('https://a.test/x', 'other'), form).toBe(true);
+    }
+  });
+
+  it('rules: a file of nothing but the shortest rules', () => {
+    const body = `User-agent: *\n${lines(30_000, (i) => (i === 29_999 ? 'Allow:/a' : 'Allow:/'))}\nDisallow:/a`;
+    for (const [form, robots] of forms(body)) {
+      expect(robots.groups[0].rules.length, form).toBe(30_001);
+      expect(robots.explain('https://a.test/a', 'Bot').rule, form).toEqual({ kind: 'allow', pattern: '/a', line: 30_001 });
+    }
+  });
+
+  it('the linter reads the same lines once, and the structure the builder made on its second reading', () => {
+    const body = `User-agent: Bot\n${lines(5_000, (i) => `k${i}: v`)}\nDisallow: /a\nDisallow: /a`;
+    const diagnostics = lintRobotsTxt(body);
+    expect(diagnostics.filter((d) => d.code === 'unknown-key').length).toBe(5_000);
+    expect(diagnostics.filter((d) => d.code === 'duplicate-rule' || d.code === 'shadowed-rule').map((d) => d.line)).toEqual([5_003]);
+  });
+});
