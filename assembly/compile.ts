@@ -11,7 +11,7 @@ import { startArena } from './compile/arena';
 import { placeLinear, placeParts, writeImage, writeLinear } from './compile/image';
 import { orderKeys } from './compile/key-order';
 import { chooseKeys } from './compile/keys';
-import { inputBytes, normalizePatterns } from './compile/patterns';
+import { inputBytes, normalizePatterns, useInput } from './compile/patterns';
 import { findShapes, storeSegments, wildRules } from './compile/shapes';
 import { orderByStrength, STRENGTH_SLOTS_PER_RULE, STRENGTH_SLOTS_SLACK } from './compile/strength';
 import { buildTrie } from './compile/trie';
@@ -84,21 +84,26 @@ export function compileNeed(): f64 {
 }
 
 /**
- * Compiles `ruleCount` rules (RULE_IN_SIZE records at `rulesIn`, values in body[0, bodyLen))
- * into a table at `out` (`outBytes` bytes); returns its size. `work` holds `workBytes` bytes,
+ * Compiles the `ruleCount` rules of `groupCount` groups (the input of src/wasm/abi.ts: the
+ * kept values from offset `base` at `body`, the rules' words at `words`, the groups at
+ * `groups`) into a table at `out` (`outBytes` bytes); returns its size. `work` holds `workBytes` bytes,
  * at least compileWorkBytes(). When either is too small for these rules, it writes nothing and
  * answers COMPILE_SHORT_OF_WORK or COMPILE_SHORT_OF_TABLE, with compileNeed() bytes needed.
  * `linear`: phases 1 and 2 only, then a linear table (FLAG_LINEAR), which a matcher uses
  * until it has checked enough URLs to repay the full table's compile.
  */
-export function compileTable(body: usize, rulesIn: usize, ruleCount: i32, rfc: bool, work: usize, workBytes: usize, out: usize, outBytes: usize, linear: bool): i32 {
-  const totalIn = inputBytes(rulesIn, ruleCount);
+export function compileTable(
+  body: usize, base: u32, words: usize, groups: usize, groupCount: i32, ruleCount: i32, rfc: bool, work: usize, workBytes: usize, out: usize,
+  outBytes: usize, linear: bool,
+): i32 {
+  useInput(body, base, words, groups, groupCount);
+  const totalIn = inputBytes();
   if (compileWorkBytes(ruleCount, totalIn) > <f64>workBytes) {
     needed = compileWorkBytes(ruleCount, totalIn);
     return COMPILE_SHORT_OF_WORK;
   }
   startArena(work, workBytes);
-  const m = normalizePatterns(body, rulesIn, ruleCount, rfc, totalIn);
+  const m = normalizePatterns(ruleCount, rfc, totalIn);
   orderByStrength(m, ruleCount);
   let total: i32;
   if (linear) {

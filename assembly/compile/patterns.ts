@@ -2,7 +2,8 @@
 // decide numbered in input order ("input numbers"). An empty pattern never decides and is
 // dropped; google mode adds the index.htm variant of an Allow as a rule of its own.
 
-import { RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from '../../src/wasm/abi';
+import { GROUP_IN_END, GROUP_IN_FIRST, GROUP_IN_SIZE } from '../../src/wasm/abi';
+import { RULE_LINE_ALLOW, RULE_VALUE, RULE_WORDS } from '../../src/robots/layout';
 import { normalizeInto } from '../normalize';
 import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from '../../src/wasm/abi';
 import { findLastByte } from '../scan';
@@ -24,21 +25,52 @@ export let norm: usize = 0;
 /** Bytes of `norm` used. */
 export let normUsed: u32 = 0;
 
-/** Bytes of input values of the `ruleCount` RULE_IN_SIZE records at `rulesIn`. */
-export function inputBytes(rulesIn: usize, ruleCount: i32): i32 {
+// The compiler's input (src/wasm/abi.ts), set by useInput: the kept values from offset
+// `inBase` at `inBody`, the rules' words at `inWords`, and `inGroupCount` groups at `inGroups`.
+let inBody: usize = 0;
+let inBase: u32 = 0;
+let inWords: usize = 0;
+let inGroups: usize = 0;
+let inGroupCount: i32 = 0;
+
+/** Sets the input the phase reads (see the globals above). */
+export function useInput(body: usize, base: u32, words: usize, groups: usize, groupCount: i32): void {
+  inBody = body;
+  inBase = base;
+  inWords = words;
+  inGroups = groups;
+  inGroupCount = groupCount;
+}
+
+// @ts-ignore: decorator
+@inline function ruleWord(r: u32, field: u32): u32 {
+  return u32At(inWords + ((<usize>r * RULE_WORDS + field) << 2));
+}
+
+// @ts-ignore: decorator
+@inline function groupFirst(g: i32): u32 {
+  return u32At(inGroups + <usize>g * GROUP_IN_SIZE + GROUP_IN_FIRST);
+}
+
+// @ts-ignore: decorator
+@inline function groupEnd(g: i32): u32 {
+  return u32At(inGroups + <usize>g * GROUP_IN_SIZE + GROUP_IN_END);
+}
+
+/** Bytes of the input's values: a group's rules' values are back to back. */
+export function inputBytes(): i32 {
   let total = 0;
-  for (let i = 0; i < ruleCount; i++) {
-    const r = rulesIn + <usize>i * RULE_IN_SIZE;
-    total += <i32>(u32At(r + RULE_IN_END) - u32At(r + RULE_IN_START));
+  for (let g = 0; g < inGroupCount; g++) {
+    total += <i32>(ruleWord(groupEnd(g), RULE_VALUE) - ruleWord(groupFirst(g), RULE_VALUE));
   }
   return total;
 }
 
 /**
- * Normalises the patterns of the `ruleCount` rules at `rulesIn` (values in `body`, `totalIn`
- * bytes in all); returns how many rules can decide.
+ * Normalises the patterns of the input's `ruleCount` rules (`totalIn` bytes of values in all);
+ * returns how many rules can decide.
  */
-export function normalizePatterns(body: usize, rulesIn: usize, ruleCount: i32, rfc: bool, totalIn: i32): i32 {
+export function normalizePatterns(ruleCount: i32, rfc: bool, totalIn: i32): i32 {
   const maxRules = ruleCount * 2; // each rule and its index.htm variant
   patOff = take(<usize>maxRules << 2);
   patLen = take(<usize>maxRules << 2);
@@ -49,20 +81,23 @@ export function normalizePatterns(body: usize, rulesIn: usize, ruleCount: i32, r
   normUsed = 0;
   let m = 0;
   const how = rfc ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE;
-  for (let i = 0; i < ruleCount; i++) {
-    const r = rulesIn + <usize>i * RULE_IN_SIZE;
-    const start = u32At(r + RULE_IN_START);
-    const n = normalizeInto(body + start, <i32>(u32At(r + RULE_IN_END) - start), norm + normUsed, how);
-    if (n == 0) continue;
-    const allow = u32At(r + RULE_IN_ALLOW);
-    const line = u32At(r + RULE_IN_LINE);
-    addRule(m++, normUsed, n, allow, line, 0);
-    normUsed += <u32>n;
-    if (!rfc && allow != 0) {
-      const variant = addIndexHtmVariant(normUsed - <u32>n, n);
-      if (variant > 0) {
-        addRule(m++, normUsed, variant, 1, line, 1);
-        normUsed += <u32>variant;
+  const body = inBody - inBase;
+  for (let g = 0; g < inGroupCount; g++) {
+    for (let r = groupFirst(g), end = groupEnd(g); r < end; r++) {
+      const start = ruleWord(r, RULE_VALUE);
+      const n = normalizeInto(body + start, <i32>(ruleWord(r + 1, RULE_VALUE) - start), norm + normUsed, how);
+      if (n == 0) continue;
+      const lineAllow = ruleWord(r, RULE_LINE_ALLOW);
+      const allow = lineAllow & 1;
+      const line = lineAllow >>> 1;
+      addRule(m++, normUsed, n, allow, line, 0);
+      normUsed += <u32>n;
+      if (!rfc && allow != 0) {
+        const variant = addIndexHtmVariant(normUsed - <u32>n, n);
+        if (variant > 0) {
+          addRule(m++, normUsed, variant, 1, line, 1);
+          normUsed += <u32>variant;
+        }
       }
     }
   }

@@ -3,10 +3,9 @@
 // matcher will own. This module hands back what the table is made from; src/matcher.ts wraps
 // it in a Matcher.
 
-import { COMPILE_SHORT_OF_WORK, RULE_IN_ALLOW, RULE_IN_END, RULE_IN_LINE, RULE_IN_SIZE, RULE_IN_START } from '../wasm/abi.js';
-import {
-  groupRuleEnd, groupRuleStart, ruleAllows, ruleLine, ruleValueEnd, ruleValueStart, type KeptValues, type RobotsStructure,
-} from '../robots/structure.js';
+import { COMPILE_SHORT_OF_WORK, GROUP_IN_END, GROUP_IN_FIRST, GROUP_IN_SIZE } from '../wasm/abi.js';
+import { RULE_WORDS } from '../robots/layout.js';
+import { groupRuleEnd, groupRuleStart, ruleValueStart, ruleWordsText, type KeptValues, type RobotsStructure } from '../robots/structure.js';
 import type { Mode } from '../robots/options.js';
 import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
@@ -32,13 +31,15 @@ class CompiledRules implements TableSource, Extent {
   readonly hi: number;
   readonly valueBytes: number;
   readonly rules: number;
+  readonly firstRule: number;
+  readonly endRule: number;
 
   constructor(
     private readonly structure: RobotsStructure,
     private readonly groups: readonly number[],
     private readonly mode: Mode,
   ) {
-    ({ lo: this.lo, hi: this.hi, valueBytes: this.valueBytes, rules: this.rules } = extentOf(structure, groups));
+    ({ lo: this.lo, hi: this.hi, valueBytes: this.valueBytes, rules: this.rules, firstRule: this.firstRule, endRule: this.endRule } = extentOf(structure, groups));
     // The table may be compiled only at the first check (src/matcher.ts): a file too large to
     // compile is still refused here, when its matcher is asked for.
     requireFits(this);
@@ -55,10 +56,9 @@ class CompiledRules implements TableSource, Extent {
 
 /** Compiles the rules into a block of `place` and returns its address. */
 function compileTable(structure: RobotsStructure, groups: readonly number[], extent: Extent, mode: Mode, linear: boolean, place: TablePlace): number {
-  const { lo, valueBytes, rules: n } = extent;
+  const { valueBytes, rules: n } = extent;
   const k = kernel();
-  const slice = extent.hi - lo;
-  const inputSize = slice + 4 + n * RULE_IN_SIZE;
+  const inputSize = inputBytes(extent, groups.length);
   // Enough for most files; rules with many literal segments, or a filter with automata, need
   // more, which the kernel says (and then this compiles again).
   let workSize = k.fn.compileWorkBytes(n, valueBytes);
@@ -86,12 +86,17 @@ function compileTable(structure: RobotsStructure, groups: readonly number[], ext
   }
 }
 
-/** Where the rules' values lie in the kept values, how many bytes they hold in all, and how many rules there are. */
+/**
+ * Where the rules' values lie in the kept values, how many bytes they hold in all, how many
+ * rules there are, and the rules [firstRule, endRule) the groups' rules are among.
+ */
 interface Extent {
   lo: number;
   hi: number;
   valueBytes: number;
   rules: number;
+  firstRule: number;
+  endRule: number;
 }
 
 function extentOf(structure: RobotsStructure, groups: readonly number[]): Extent {
@@ -99,6 +104,8 @@ function extentOf(structure: RobotsStructure, groups: readonly number[]): Extent
   let hi = 0;
   let valueBytes = 0;
   let rules = 0;
+  let firstRule = Infinity;
+  let endRule = 0;
   // A group's rules' values are back to back (RobotsStructure).
   for (const g of groups) {
     const first = groupRuleStart(structure, g);
@@ -110,44 +117,55 @@ function extentOf(structure: RobotsStructure, groups: readonly number[]): Extent
     hi = Math.max(hi, stop);
     valueBytes += stop - start;
     rules += end - first;
+    firstRule = Math.min(firstRule, first);
+    endRule = Math.max(endRule, end);
   }
-  if (rules === 0) lo = hi = 0;
-  return { lo, hi, valueBytes, rules };
+  if (rules === 0) lo = hi = firstRule = endRule = 0;
+  return { lo, hi, valueBytes, rules, firstRule, endRule };
+}
+
+/** Bytes of the compiler's input (src/wasm/abi.ts): the values, the rules' words, 4-aligned, and the groups. */
+function inputBytes({ lo, hi, firstRule, endRule }: Extent, groups: number): number {
+  return alignUp(hi - lo, 4) + 4 * (RULE_WORDS * (endRule - firstRule) + 1) + groups * GROUP_IN_SIZE;
 }
 
 /** Throws when compiling the rules needs more than the WebAssembly memory limit (sizes: the first try's by default). */
-function requireFits({ lo, hi, valueBytes, rules: n }: Extent, workSize?: number, tableSize?: number): void {
+function requireFits(extent: Extent, workSize?: number, tableSize?: number): void {
   const k = kernel();
-  const need = (tableSize ?? k.fn.compileTableBytes(n, valueBytes)) + hi - lo + 4 + n * RULE_IN_SIZE + (workSize ?? k.fn.compileWorkBytes(n, valueBytes));
+  const { valueBytes, rules: n } = extent;
+  // The groups are at most the rules they hold, and one more.
+  const input = inputBytes(extent, extent.endRule - extent.firstRule + 1);
+  const need = (tableSize ?? k.fn.compileTableBytes(n, valueBytes)) + input + (workSize ?? k.fn.compileWorkBytes(n, valueBytes));
   if (need > k.heap.limit) {
     throw new RangeError(`robots-wasm: compiling ${n} rules of ${valueBytes} bytes needs ${need} bytes, more than the WebAssembly memory limit of ${k.heap.limit} bytes (setWasmMemoryLimit)`);
   }
 }
 
 /**
- * One compileTable call: the rules' values and records go into `scratch`, followed by the
- * work area; returns the table size or the kernel's COMPILE_SHORT_OF_* answer.
+ * One compileTable call: the rules' values, their words and the groups go into `scratch`
+ * (src/wasm/abi.ts), followed by the work area; returns the table size or the kernel's
+ * COMPILE_SHORT_OF_* answer.
  */
 function compileInto(
-  k: Kernel, scratch: number, structure: RobotsStructure, groups: readonly number[], { lo, hi, rules: n }: Extent, inputSize: number,
+  k: Kernel, scratch: number, structure: RobotsStructure, groups: readonly number[], extent: Extent, inputSize: number,
   workSize: number, table: number, tableSize: number, mode: Mode, linear: boolean,
 ): number {
+  const { lo, hi, firstRule, endRule, rules: n } = extent;
   const values: KeptValues = structure.values;
-  const slice = hi - lo;
   if (typeof values === 'string') k.writeString(values.slice(lo, hi), scratch, 'latin1');
   else k.u8.set(values.subarray(lo, hi), scratch);
-  // Rule records start 4-aligned (the scratch block is 16-aligned), written through the
-  // kernel's word view of the memory: a view of their own would be an allocation per compile.
-  const rulesAt = scratch + alignUp(slice, 4);
+  // The words start 4-aligned (the scratch block is 16-aligned).
+  const wordsAt = scratch + alignUp(hi - lo, 4);
+  k.writeString(ruleWordsText(structure, firstRule, endRule), wordsAt, 'utf16le');
+  // The groups, written through the kernel's word view of the memory: a view of their own
+  // would be an allocation per compile.
+  const groupsAt = wordsAt + 4 * (RULE_WORDS * (endRule - firstRule) + 1);
   const words = k.u32;
-  let at = rulesAt / 4;
+  let at = groupsAt / 4;
   for (const g of groups) {
-    for (let r = groupRuleStart(structure, g), end = groupRuleEnd(structure, g); r < end; r++, at += RULE_IN_SIZE / 4) {
-      words[at + RULE_IN_START / 4] = ruleValueStart(structure, r) - lo;
-      words[at + RULE_IN_END / 4] = ruleValueEnd(structure, r) - lo;
-      words[at + RULE_IN_LINE / 4] = ruleLine(structure, r);
-      words[at + RULE_IN_ALLOW / 4] = ruleAllows(structure, r) ? 1 : 0;
-    }
+    words[at + GROUP_IN_FIRST / 4] = groupRuleStart(structure, g) - firstRule;
+    words[at + GROUP_IN_END / 4] = groupRuleEnd(structure, g) - firstRule;
+    at += GROUP_IN_SIZE / 4;
   }
-  return k.fn.compileTable(scratch, rulesAt, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, workSize, table, tableSize, linear ? 1 : 0);
+  return k.fn.compileTable(scratch, lo, wordsAt, groupsAt, groups.length, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, workSize, table, tableSize, linear ? 1 : 0);
 }

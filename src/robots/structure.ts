@@ -108,6 +108,14 @@ export function ruleAllows(s: RobotsStructure, rule: number): boolean {
   return (word(s, HEADER_WORDS + RULE_WORDS * rule + 1) & 1) === 1;
 }
 
+/**
+ * The words of rules [from, to) and the value start of rule `to` (its end, for the last rule),
+ * as the string holds them: the compiler's input (src/wasm/abi.ts).
+ */
+export function ruleWordsText(s: RobotsStructure, from: number, to: number): string {
+  return s.words.slice(2 * (HEADER_WORDS + RULE_WORDS * from), 2 * (HEADER_WORDS + RULE_WORDS * to + 1));
+}
+
 /** The rule's value as written (trimmed, comment removed). */
 export function ruleText(s: RobotsStructure, rule: number): string {
   return valueText(s.values, ruleValueStart(s, rule), ruleValueEnd(s, rule));

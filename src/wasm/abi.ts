@@ -359,19 +359,15 @@ export const IMAGE_BAD_LENGTH = 3;
 // src/robots/directives.ts.
 
 // ---------------------------------------------------------------------------------------------
-// Compiler input (compileTable, assembly/compile.ts): RULE_IN_SIZE bytes per rule, in file
-// order, after the body bytes the values are ranges of.
-//
-//   offset  type  field
-//   0       u32   RULE_IN_START   value range in the body bytes
-//   4       u32   RULE_IN_END
-//   8       u32   RULE_IN_LINE    1-based line
-//   12      u32   RULE_IN_ALLOW   1 allow, 0 disallow
-export const RULE_IN_START = 0;
-export const RULE_IN_END = 4;
-export const RULE_IN_LINE = 8;
-export const RULE_IN_ALLOW = 12;
-export const RULE_IN_SIZE = 16;
+// Compiler input (compileTable, assembly/compile.ts): the rules' words as a parsed file keeps
+// them (src/robots/layout.ts: RULE_WORDS u32 per rule, its value's start among the kept values
+// and line * 2 + 1 for allow, + 0 for disallow; a rule's value ends where the next one's
+// starts, so the words run one rule's start past the last rule compiled), and a pair of u32 per
+// group compiled: its first rule and the rule after its last, as numbers of those words. The
+// kept values are handed over from a base offset, the value start of the first rule.
+export const GROUP_IN_FIRST = 0;
+export const GROUP_IN_END = 4;
+export const GROUP_IN_SIZE = 8;
 // compileTable's answer when its work area or table block is too small: compileNeed() bytes are.
 export const COMPILE_SHORT_OF_WORK = -1;
 export const COMPILE_SHORT_OF_TABLE = -2;

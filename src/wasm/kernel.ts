@@ -29,7 +29,7 @@ export interface KernelExports {
   groupsValueBytes(): number;
   groupsTokenBytes(): number;
   groupsNeed(which: number): number;
-  compileTable(body: number, rules: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
+  compileTable(body: number, base: number, words: number, groups: number, groupCount: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
   compileTableBytes(rules: number, bytes: number): number;
