@@ -11,14 +11,14 @@
 // an extension record; a crawl-delay's value is also its group's when it is the group's first
 // valid one.
 //
-// What a parse keeps goes to regions of the caller's scratch block (groupsBegin): the kept
-// values, as many bytes as the body at most (every allow and disallow line's value, back to
-// back from the region's start, and the other records' keys and values from its end down:
-// the lines are disjoint, so the two never meet), the agent tokens (lowercased, each followed
-// by '\n'), and the words, where the rules, groups, token groups and records each have a region
-// of their own until groupsFinish lays them out one after the other. A region for tokens or
-// words too small for the file is not written past: the builder goes on counting, and
-// groupsNeed tells the caller how much to give it next time.
+// What a parse keeps: the rules' values (every allow and disallow line's, back to back) are
+// copied to the front of the body as it is read (behind the line reader, so over bytes already
+// read); the other records' keys and values, the agent tokens (lowercased, each followed by
+// '\n') and the words go to regions the caller hands over (groupsRegions), where the rules,
+// groups, token groups and records each have a part of the words' region until groupsFinish
+// lays them out one after the other. A line that does not fit stops the line reader before
+// it (groupLine answers false): the caller grows the region groupsFull names, moves what is in
+// it, and reads on from that line.
 
 import {
   DIRECTIVE_ALLOW, DIRECTIVE_DISALLOW, DIRECTIVE_NONE, DIRECTIVE_UNKNOWN, DIRECTIVE_USER_AGENT, LINE_AGENT,
@@ -46,10 +46,10 @@ export function initGroups(): void {
   contentUsage = directiveNamed('content-usage');
 }
 
-// The regions of the file being built (groupsBegin), and how much of each is used.
+// Where the file being built goes (groupsBegin, groupsRegions).
 let valuesAt: usize = 0;
-/** The end of the values' region, where the others' keys and values start from, downwards. */
-let valuesTop: usize = 0;
+let othersAt: usize = 0;
+let othersCap: u32 = 0;
 let tokensAt: usize = 0;
 let tokensCap: u32 = 0;
 let wordsAt: usize = 0;
@@ -72,6 +72,17 @@ let recordCount: u32 = 0;
 let ruleBytes: u32 = 0;
 let otherBytes: u32 = 0;
 let tokenBytes: u32 = 0;
+/** The region (REGION_*) the last line did not fit, and the bytes it needs in all; 0 when none. */
+let full = 0;
+let fullNeed: f64 = 0;
+
+// Regions, as groupsFull and groupsUsed name them.
+const REGION_RULES = 1;
+const REGION_GROUPS = 2;
+const REGION_TOKEN_GROUPS = 3;
+const REGION_RECORDS = 4;
+const REGION_TOKENS = 5;
+const REGION_OTHERS = 6;
 
 /** The rules' words start after the header, so that groupsFinish leaves them where they are. */
 // @ts-ignore: decorator
@@ -79,19 +90,23 @@ let tokenBytes: u32 = 0;
   return wordsAt + HEADER_WORDS * 4;
 }
 
-/**
- * Starts building a file's structure: `values` has room for `bodyBytes` bytes, `tokens` for
- * `tokenBytes`, and `words` for the header, the given bytes of rules, groups, token groups and
- * records, and the word after the rules.
- */
-export function groupsBegin(
-  mode: i32, values: usize, bodyBytes: u32, tokens: usize, tokenRoom: u32, words: usize, rules: u32, groups: u32, tokenGroups: u32, records: u32,
-): void {
+/** Starts building the structure of the body at `body` (its rules' values are written over its front). */
+export function groupsBegin(mode: i32, body: usize): void {
   rfc = mode != 0;
-  valuesAt = values;
-  valuesTop = values + bodyBytes;
-  tokensAt = tokens;
-  tokensCap = tokenRoom;
+  valuesAt = body;
+  group = -1;
+  inRules = false;
+  ruleCount = groupCount = tokenCount = recordCount = 0;
+  ruleBytes = otherBytes = tokenBytes = 0;
+  full = 0;
+}
+
+/**
+ * Where the words, tokens and others go: `words` has room for the header, the given bytes of
+ * rules, groups, token groups and records, and the word after the rules; `tokens` and `others`
+ * for the given bytes. What a parse has written so far must be there (at the parts' starts).
+ */
+export function groupsRegions(words: usize, rules: u32, groups: u32, tokenGroups: u32, records: u32, tokens: usize, tokenRoom: u32, others: usize, otherRoom: u32): void {
   wordsAt = words;
   rulesCap = rules;
   groupsAt = rulesAt() + rules + 4;
@@ -100,116 +115,121 @@ export function groupsBegin(
   tokenGroupsCap = tokenGroups;
   recordsAt = tokenGroupsAt + tokenGroups;
   recordsCap = records;
-  group = -1;
-  inRules = false;
-  ruleCount = groupCount = tokenCount = recordCount = 0;
-  ruleBytes = otherBytes = tokenBytes = 0;
+  tokensAt = tokens;
+  tokensCap = tokenRoom;
+  othersAt = others;
+  othersCap = otherRoom;
+  full = 0;
 }
 
-/** Reads the line record at `record`, line number `line`, of the body at `buf` into the structure. */
-export function groupLine(buf: usize, record: usize, line: u32): void {
+/** Whether `used` + `more` bytes fit in `cap`; if not, records that `region` is full. */
+function fits(region: i32, used: f64, more: f64, cap: u32): bool {
+  if (used + more <= <f64>cap) return true;
+  full = region;
+  fullNeed = used + more;
+  return false;
+}
+
+/**
+ * Reads the line record at `record`, line number `line`, of the body at `buf` into the
+ * structure; false, with nothing read, when the line does not fit (groupsFull).
+ */
+export function groupLine(buf: usize, record: usize, line: u32): bool {
   const directive = load<u32>(record + LINE_DIRECTIVE_FLAGS) & 0xff;
-  if (directive == DIRECTIVE_NONE) return;
+  if (directive == DIRECTIVE_NONE) return true;
   const valueStart = load<u32>(record + LINE_VALUE_START);
   const valueEnd = load<u32>(record + LINE_VALUE_END);
-  if (directive == DIRECTIVE_ALLOW || directive == DIRECTIVE_DISALLOW) {
-    if (group >= 0) {
-      addRule(line * 2 + (directive == DIRECTIVE_ALLOW ? 1 : 0));
-      inRules = true;
-    }
-    // Every rule's value is kept, one before the first group too: a rule's value offset is
-    // then the bytes of the rules' values before it.
-    copyBytes(valuesAt + ruleBytes, buf + valueStart, valueEnd - valueStart);
-    ruleBytes += valueEnd - valueStart;
-  } else if (directive == DIRECTIVE_USER_AGENT) {
-    userAgentLine(buf, record, line, valueStart);
-  } else {
-    otherLine(buf, record, line, directive, valueStart, valueEnd);
-  }
+  if (directive == DIRECTIVE_ALLOW || directive == DIRECTIVE_DISALLOW) return ruleLine(buf, line, directive, valueStart, valueEnd);
+  if (directive == DIRECTIVE_USER_AGENT) return userAgentLine(buf, record, line, valueStart);
+  return otherLine(buf, record, line, directive, valueStart, valueEnd);
 }
 
-function addRule(lineAllow: u32): void {
-  const at = <u64>ruleCount * RULE_BYTES;
-  if (at + RULE_BYTES <= rulesCap) {
-    const r = rulesAt() + <usize>at;
+/** An allow or disallow line: a rule of the group, and its value kept (a rule's before the first group too). */
+function ruleLine(buf: usize, line: u32, directive: u32, valueStart: u32, valueEnd: u32): bool {
+  if (group >= 0) {
+    if (!fits(REGION_RULES, <f64>ruleCount * RULE_BYTES, RULE_BYTES, rulesCap)) return false;
+    const r = rulesAt() + <usize>ruleCount * RULE_BYTES;
     store<u32>(r + RULE_VALUE * 4, ruleBytes);
-    store<u32>(r + RULE_LINE_ALLOW * 4, lineAllow);
+    store<u32>(r + RULE_LINE_ALLOW * 4, line * 2 + (directive == DIRECTIVE_ALLOW ? 1 : 0));
+    ruleCount++;
+    inRules = true;
   }
-  ruleCount++;
+  // Over bytes of the body already read: every value kept so far came from lines before this
+  // one, so it starts at or before this value, and copying forwards never reads a byte written.
+  copyBytes(valuesAt + ruleBytes, buf + valueStart, valueEnd - valueStart);
+  ruleBytes += valueEnd - valueStart;
+  return true;
 }
 
 /** A user-agent line: a new group after a rule (or before any group), and its product token. */
-function userAgentLine(buf: usize, record: usize, line: u32, valueStart: u32): void {
-  if (group < 0 || inRules) {
-    group++;
-    inRules = false;
-    const at = <u64>groupCount * GROUP_BYTES;
-    if (at + GROUP_BYTES <= groupsCap) {
-      const g = groupsAt + <usize>at;
-      store<u32>(g + GROUP_LINE * 4, line);
-      store<u32>(g + GROUP_FIRST_RULE * 4, ruleCount);
-      store<u32>(g + GROUP_GLOBAL * 4, 0);
-      store<u32>(g + GROUP_DELAY_START * 4, NO_DELAY);
-      store<u32>(g + GROUP_DELAY_END * 4, NO_DELAY);
-    }
-    groupCount++;
-  }
+function userAgentLine(buf: usize, record: usize, line: u32, valueStart: u32): bool {
+  const opens = group < 0 || inRules;
   const token = load<u32>(record + LINE_AGENT);
-  if (token == LINE_AGENT_GLOBAL) {
-    const at = <u64>group * GROUP_BYTES;
-    if (at + GROUP_BYTES <= groupsCap) store<u32>(groupsAt + <usize>at + GROUP_GLOBAL * 4, 1);
-    return;
-  }
   // An empty token (`*bot`, `/x`) names no product; only the reference's quirk of comparing it
   // with an empty caller agent keeps it, in google mode.
-  if (token == 0 && rfc) return;
-  if (<u64>tokenBytes + token + 1 <= tokensCap) {
-    const to = tokensAt + tokenBytes;
-    for (let i: u32 = 0; i < token; i++) {
-      const c = <u32>load<u8>(buf + valueStart + i);
-      store<u8>(to + i, <u8>(c - 0x41 < 26 ? c + 32 : c));
-    }
-    store<u8>(to + token, 0x0a);
+  const named = token != LINE_AGENT_GLOBAL && !(token == 0 && rfc);
+  if (opens && !fits(REGION_GROUPS, <f64>groupCount * GROUP_BYTES, GROUP_BYTES, groupsCap)) return false;
+  if (named && !(fits(REGION_TOKENS, <f64>tokenBytes, <f64>token + 1, tokensCap) && fits(REGION_TOKEN_GROUPS, <f64>tokenCount * 4, 4, tokenGroupsCap))) {
+    return false;
   }
+  if (opens) {
+    group++;
+    inRules = false;
+    const g = groupsAt + <usize>groupCount * GROUP_BYTES;
+    store<u32>(g + GROUP_LINE * 4, line);
+    store<u32>(g + GROUP_FIRST_RULE * 4, ruleCount);
+    store<u32>(g + GROUP_GLOBAL * 4, 0);
+    store<u32>(g + GROUP_DELAY_START * 4, NO_DELAY);
+    store<u32>(g + GROUP_DELAY_END * 4, NO_DELAY);
+    groupCount++;
+  }
+  if (token == LINE_AGENT_GLOBAL) store<u32>(groupsAt + <usize>group * GROUP_BYTES + GROUP_GLOBAL * 4, 1);
+  if (!named) return true;
+  const to = tokensAt + tokenBytes;
+  for (let i: u32 = 0; i < token; i++) {
+    const c = <u32>load<u8>(buf + valueStart + i);
+    store<u8>(to + i, <u8>(c - 0x41 < 26 ? c + 32 : c));
+  }
+  store<u8>(to + token, 0x0a);
   tokenBytes += token + 1;
-  const at = <u64>tokenCount * 4;
-  if (at + 4 <= tokenGroupsCap) store<u32>(tokenGroupsAt + <usize>at, group);
+  store<u32>(tokenGroupsAt + <usize>tokenCount * 4, group);
   tokenCount++;
+  return true;
 }
 
 /** Any other line with a key: an extension record, unless its key is unknown and no token. */
-function otherLine(buf: usize, record: usize, line: u32, directive: u32, valueStart: u32, valueEnd: u32): void {
+function otherLine(buf: usize, record: usize, line: u32, directive: u32, valueStart: u32, valueEnd: u32): bool {
   const keyStart = load<u32>(record + LINE_KEY_START);
   const keyEnd = load<u32>(record + LINE_KEY_END);
   // The colon-holding lines of an HTML page or a script served as robots.txt are not records.
-  if (directive == DIRECTIVE_UNKNOWN && !isRecordKey(buf, keyStart, keyEnd)) return;
-  // Key and value, together, below the others kept so far; offsets from the region's start.
-  otherBytes += keyEnd - keyStart + valueEnd - valueStart;
-  const keyAt = <u32>(valuesTop - valuesAt) - otherBytes;
-  const valueAt = keyAt + keyEnd - keyStart;
-  copyBytes(valuesAt + keyAt, buf + keyStart, keyEnd - keyStart);
-  copyBytes(valuesAt + valueAt, buf + valueStart, valueEnd - valueStart);
-  const at = <u64>recordCount * RECORD_BYTES;
-  if (at + RECORD_BYTES <= recordsCap) {
-    const r = recordsAt + <usize>at;
-    store<u32>(r + RECORD_LINE * 4, line);
-    store<u32>(r + RECORD_GROUP * 4, group + 1);
-    store<u32>(r + RECORD_DIRECTIVE * 4, directive);
-    store<u32>(r + RECORD_KEY * 4, keyAt);
-    store<u32>(r + RECORD_VALUE * 4, valueAt);
-    store<u32>(r + RECORD_END * 4, valueAt + valueEnd - valueStart);
+  if (directive == DIRECTIVE_UNKNOWN && !isRecordKey(buf, keyStart, keyEnd)) return true;
+  const bytes = keyEnd - keyStart + valueEnd - valueStart;
+  if (!(fits(REGION_RECORDS, <f64>recordCount * RECORD_BYTES, RECORD_BYTES, recordsCap) && fits(REGION_OTHERS, <f64>otherBytes, <f64>bytes, othersCap))) {
+    return false;
   }
+  // Key and value, back to back; offsets among the others (groupsFinish moves them).
+  const keyAt = otherBytes;
+  const valueAt = keyAt + keyEnd - keyStart;
+  copyBytes(othersAt + keyAt, buf + keyStart, keyEnd - keyStart);
+  copyBytes(othersAt + valueAt, buf + valueStart, valueEnd - valueStart);
+  otherBytes += bytes;
+  const r = recordsAt + <usize>recordCount * RECORD_BYTES;
+  store<u32>(r + RECORD_LINE * 4, line);
+  store<u32>(r + RECORD_GROUP * 4, group + 1);
+  store<u32>(r + RECORD_DIRECTIVE * 4, directive);
+  store<u32>(r + RECORD_KEY * 4, keyAt);
+  store<u32>(r + RECORD_VALUE * 4, valueAt);
+  store<u32>(r + RECORD_END * 4, otherBytes);
   recordCount++;
   if (directive == crawlDelay) groupDelay(buf, valueStart, valueEnd, valueAt);
   else if (directive == contentUsage && rfc && group >= 0) inRules = true;
+  return true;
 }
 
-/** The group's first valid crawl-delay: its value, kept at `kept` of the values' region. */
+/** The group's first valid crawl-delay: its value, kept at `kept` among the others. */
 function groupDelay(buf: usize, start: u32, end: u32, kept: u32): void {
   if (group < 0) return;
-  const at = <u64>group * GROUP_BYTES;
-  if (at + GROUP_BYTES > groupsCap) return;
-  const g = groupsAt + <usize>at;
+  const g = groupsAt + <usize>group * GROUP_BYTES;
   if (load<u32>(g + GROUP_DELAY_START * 4) != NO_DELAY || !isSeconds(buf, start, end)) return;
   store<u32>(g + GROUP_DELAY_START * 4, kept);
   store<u32>(g + GROUP_DELAY_END * 4, kept + end - start);
@@ -240,31 +260,29 @@ function isRecordKey(buf: usize, start: u32, end: u32): bool {
 
 /**
  * Lays the words out one after the other (header, rules, the rules' end, groups, token
- * groups, records), moves the others' bytes down to follow the rules' values, and returns the
- * bytes of the words; or -1 when a region was too small (groupsNeed).
+ * groups, records), copies the others' bytes after the rules' values, and returns the bytes of
+ * the words. The body has been read: the values take its front.
  */
-export function groupsFinish(): i32 {
-  for (let which = 0; which < REGIONS; which++) if (groupsNeed(which) > <f64>regionCap(which)) return -1;
+export function groupsFinish(): u32 {
   store<u32>(wordsAt + HEADER_RULES * 4, ruleCount);
   store<u32>(wordsAt + HEADER_GROUPS * 4, groupCount);
   store<u32>(wordsAt + HEADER_TOKENS * 4, tokenCount);
   store<u32>(wordsAt + HEADER_RECORDS * 4, recordCount);
-  // The others move down to follow the rules' values, and their offsets with them.
-  const othersFrom = <u32>(valuesTop - valuesAt) - otherBytes;
-  const down = othersFrom - ruleBytes;
+  // The others follow the rules' values: their offsets move up by the rules' bytes.
+  const base = ruleBytes;
   let to = rulesAt() + <usize>ruleCount * RULE_BYTES;
-  store<u32>(to, ruleBytes);
+  store<u32>(to, base);
   to += 4;
-  // Each region starts at or after `to`: words move down only.
+  // Each part starts at or after `to`: words move down only.
   for (let g: u32 = 0; g < groupCount; g++, to += GROUP_BYTES) {
     const from = groupsAt + <usize>g * GROUP_BYTES;
     const start = load<u32>(from + GROUP_DELAY_START * 4);
-    const moved = start == NO_DELAY ? 0 : down;
+    const moved = start == NO_DELAY ? 0 : base;
     store<u32>(to + GROUP_LINE * 4, load<u32>(from + GROUP_LINE * 4));
     store<u32>(to + GROUP_FIRST_RULE * 4, load<u32>(from + GROUP_FIRST_RULE * 4));
     store<u32>(to + GROUP_GLOBAL * 4, load<u32>(from + GROUP_GLOBAL * 4));
-    store<u32>(to + GROUP_DELAY_START * 4, start - moved);
-    store<u32>(to + GROUP_DELAY_END * 4, load<u32>(from + GROUP_DELAY_END * 4) - moved);
+    store<u32>(to + GROUP_DELAY_START * 4, start + moved);
+    store<u32>(to + GROUP_DELAY_END * 4, load<u32>(from + GROUP_DELAY_END * 4) + moved);
   }
   memory.copy(to, tokenGroupsAt, <usize>tokenCount * 4);
   to += <usize>tokenCount * 4;
@@ -273,12 +291,13 @@ export function groupsFinish(): i32 {
     store<u32>(to + RECORD_LINE * 4, load<u32>(from + RECORD_LINE * 4));
     store<u32>(to + RECORD_GROUP * 4, load<u32>(from + RECORD_GROUP * 4));
     store<u32>(to + RECORD_DIRECTIVE * 4, load<u32>(from + RECORD_DIRECTIVE * 4));
-    store<u32>(to + RECORD_KEY * 4, load<u32>(from + RECORD_KEY * 4) - down);
-    store<u32>(to + RECORD_VALUE * 4, load<u32>(from + RECORD_VALUE * 4) - down);
-    store<u32>(to + RECORD_END * 4, load<u32>(from + RECORD_END * 4) - down);
+    store<u32>(to + RECORD_KEY * 4, load<u32>(from + RECORD_KEY * 4) + base);
+    store<u32>(to + RECORD_VALUE * 4, load<u32>(from + RECORD_VALUE * 4) + base);
+    store<u32>(to + RECORD_END * 4, load<u32>(from + RECORD_END * 4) + base);
   }
-  memory.copy(valuesAt + ruleBytes, valuesAt + othersFrom, otherBytes);
-  return <i32>(to - wordsAt);
+  // The rules' values and the others' bytes come from disjoint lines: together no longer than the body.
+  memory.copy(valuesAt + base, othersAt, otherBytes);
+  return <u32>(to - wordsAt);
 }
 
 /** Bytes of the kept values (the rules', then the others'), after groupsFinish. */
@@ -291,18 +310,22 @@ export function groupsTokenBytes(): u32 {
   return tokenBytes;
 }
 
-/** Regions groupsNeed reports on. */
-const REGIONS = 5;
-
-/** Bytes region `which` (0 rules, 1 groups, 2 token groups, 3 records, 4 tokens) needed for the file. */
-export function groupsNeed(which: i32): f64 {
-  if (which == 0) return <f64>ruleCount * RULE_BYTES;
-  if (which == 1) return <f64>groupCount * GROUP_BYTES;
-  if (which == 2) return <f64>tokenCount * 4;
-  if (which == 3) return <f64>recordCount * RECORD_BYTES;
-  return <f64>tokenBytes;
+/** The region (1 rules, 2 groups, 3 token groups, 4 records, 5 tokens, 6 others) the last line did not fit, or 0. */
+export function groupsFull(): i32 {
+  return full;
 }
 
-function regionCap(which: i32): u32 {
-  return which == 0 ? rulesCap : which == 1 ? groupsCap : which == 2 ? tokenGroupsCap : which == 3 ? recordsCap : tokensCap;
+/** Bytes the full region needs for what it holds and the line that did not fit. */
+export function groupsFullNeed(): f64 {
+  return fullNeed;
+}
+
+/** Bytes region `which` (as groupsFull names them) holds. */
+export function groupsUsed(which: i32): u32 {
+  if (which == REGION_RULES) return ruleCount * RULE_BYTES;
+  if (which == REGION_GROUPS) return groupCount * GROUP_BYTES;
+  if (which == REGION_TOKEN_GROUPS) return tokenCount * 4;
+  if (which == REGION_RECORDS) return recordCount * RECORD_BYTES;
+  if (which == REGION_TOKENS) return tokenBytes;
+  return otherBytes;
 }

@@ -368,7 +368,8 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
  * were written and leaves the next start in lexResume (-1 once the last line was read). `cap`
  * > 0 keeps only that many bytes of a line (google mode); `digits` != 0 lets a user-agent
  * line's product token hold digits (rfc mode). `build` != 0: each record also goes to the
- * group builder (assembly/groups.ts, started by groupsBegin), as it is written.
+ * group builder (assembly/groups.ts, started by groupsBegin), as it is written; a line it has
+ * no room for ends the call before it (groupsFull says so), and the next call starts there.
  */
 export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32, out: usize, maxLines: i32, stride: i32, build: i32): i32 {
   if (from == 0) linesRead = 0;
@@ -388,9 +389,10 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
     }
     const record = out + <usize>count * <usize>stride;
     readLine(buf, start, cut, contentEnd, colonAt, flags, record);
+    // A line the group builder has no room for is read again once the caller made room.
+    if (build != 0 && !groupLine(buf, record, linesRead + 1)) break;
     count++;
     linesRead++;
-    if (build != 0) groupLine(buf, record, linesRead);
     if (end >= len) {
       lexResume = -1;
       return count;

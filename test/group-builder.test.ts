@@ -1,10 +1,11 @@
-// The kernel's group builder (assembly/groups.ts) starts with room for ordinary files and reads
-// a file again when one of its regions was too small. Each body here overflows one region;
-// whether the body reaches the parser as text (read where it was encoded) or as bytes, every
-// group, agent, rule, record and verdict must come out as the file says.
+// The kernel's group builder (assembly/groups.ts) starts with room for ordinary files; a line
+// that does not fit makes its region grow, and the reading goes on from that line. Each body
+// here outgrows one region; whether the body reaches the parser as text (read where it was
+// encoded) or as bytes, every group, agent, rule, record and verdict must come out as the file
+// says.
 
 import { describe, expect, it } from 'vitest';
-import { lintRobotsTxt, RobotsTxt } from '../src/index.js';
+import { lintRobotsTxt, RobotsTxt, wasmMemoryStats } from '../src/index.js';
 
 const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('\n');
 const forms = (body: string) => [['text', RobotsTxt.parse(body)], ['bytes', RobotsTxt.parse(new TextEncoder().encode(body))]] as const;
@@ -54,7 +55,18 @@ describe('group builder regions', () => {
     }
   });
 
-  it('the linter reads the same lines once, and the structure the builder made on its second reading', () => {
+  it('regions a large file made grow are given back after its parse', () => {
+    // The same body size without records first, so that the scratch block the body is read in is as large.
+    const filler = `User-agent: Bot\n${'#'.repeat(2_000_000)}`;
+    const big = { maxBytes: 4_000_000 };
+    RobotsTxt.parse(filler, big);
+    const before = wasmMemoryStats().usedBytes;
+    const robots = RobotsTxt.parse(`User-agent: Bot\n${lines(200_000, (i) => `k: ${i}`)}`.padEnd(filler.length, ' '), big);
+    expect(robots.records().length).toBe(200_000);
+    expect(wasmMemoryStats().usedBytes - before).toBeLessThan(1 << 20);
+  });
+
+  it('the linter reads the same lines once, while the regions grow', () => {
     const body = `User-agent: Bot\n${lines(5_000, (i) => `k${i}: v`)}\nDisallow: /a\nDisallow: /a`;
     const diagnostics = lintRobotsTxt(body);
     expect(diagnostics.filter((d) => d.code === 'unknown-key').length).toBe(5_000);

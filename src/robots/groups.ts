@@ -1,105 +1,111 @@
 // lines -> groups: the kernel's group builder (assembly/groups.ts, where the grouping rules
-// are stated) reads each line record as the line reader writes it, into regions of the scratch
-// block this module lays out after the body; this module then takes the packed
-// RobotsStructure (src/robots/structure.ts) out of them as three strings.
+// are stated) reads each line record as the line reader writes it, into regions this module
+// owns and grows; this module then takes the packed RobotsStructure (src/robots/structure.ts)
+// out of them as three strings.
 
-import { kernel } from '../wasm/kernel.js';
+import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
-import { GROUP_WORDS, HEADER_WORDS, RECORD_WORDS, RULE_WORDS } from './layout.js';
+import { HEADER_WORDS } from './layout.js';
 import type { Mode } from './options.js';
 import { forEachLineChunk, lineReaderRoom, type ChunkVisitor, type LineBuilder } from './parse.js';
 import { STRING_VALUES_MAX, type KeptValues, type RobotsStructure } from './structure.js';
 
 /**
- * Bytes of the builder's counted regions: the rules', the groups', the token groups' and the
- * records' words, and the tokens'. A body's worst case is several times its size (a line of
- * three bytes can be a record of six words), so a parse starts with room for ordinary files,
- * and a file that needs more is read again with what the builder counted.
+ * Bytes of the builder's regions, as assembly/groups.ts numbers them from 1: the rules', the
+ * groups', the token groups' and the records' parts of the words, the tokens, and the other
+ * records' keys and values.
  */
-type Regions = [rules: number, groups: number, tokenGroups: number, records: number, tokens: number];
+type Regions = [rules: number, groups: number, tokenGroups: number, records: number, tokens: number, others: number];
+
+/** The regions a thread starts with: room for the files most crawls meet. */
+const FIRST_REGIONS: Regions = [4096, 1024, 512, 2048, 1024, 4096];
+/** Regions that grew past this many bytes in all are given back after the parse that needed them. */
+const KEPT_REGION_BYTES = 1 << 20;
 
 /**
- * The first regions for a body of `n` bytes: more than all but a few files of the corpus need.
- * Past GENEROUS_BYTES of body they grow more slowly: a body that large holds far fewer words
- * per byte than the worst case, and the block a parse needs grows with its regions.
+ * The thread's regions for the group builder: a block for the words (its four parts one after
+ * the other, after the header and with the word after the rules), one for the tokens and one
+ * for the others, kept from parse to parse. A line that does not fit makes the full region grow.
  */
-function firstRegions(n: number): Regions {
-  const m = Math.min(n, GENEROUS_BYTES);
-  const more = alignUp(Math.floor((n - m) / 16), 8);
-  return [
-    alignUp(m >>> 1, 8) + 8 * 4 * RULE_WORDS + more,
-    alignUp(m >>> 1, 8) + 4 * 4 * GROUP_WORDS + more,
-    alignUp(m >>> 3, 8) + 4 * 16 + more,
-    alignUp(m >>> 1, 8) + 4 * 4 * RECORD_WORDS + more,
-    alignUp(m >>> 2, 8) + 64 + more,
-  ];
-}
+class BuilderRegions {
+  #sizes: Regions = [...FIRST_REGIONS];
+  #words = 0;
+  #tokens = 0;
+  #others = 0;
 
-/** Body bytes up to which the first regions have room for nearly any file (firstRegions). */
-const GENEROUS_BYTES = 64 * 1024;
-
-/**
- * Where the builder's regions are, from the body's address: the kept values (no more bytes
- * than the body), the tokens, then the words.
- */
-class BuilderRegions implements LineBuilder {
-  readonly bytes: number;
-  #body = 0;
-
-  constructor(
-    private readonly bodyBytes: number,
-    private readonly mode: Mode,
-    private readonly regions: Regions,
-  ) {
-    const [rules, groups, tokenGroups, records, tokens] = regions;
-    this.bytes = alignUp(bodyBytes, 8) + alignUp(tokens, 8) + 4 * HEADER_WORDS + rules + 4 + groups + tokenGroups + records;
+  #wordBytes(sizes: Regions): number {
+    return 4 * HEADER_WORDS + sizes[0] + 4 + sizes[1] + sizes[2] + sizes[3];
   }
 
-  #valuesAt(): number {
-    return this.#body + alignUp(this.bodyBytes, 8);
+  /** Hands the regions to the kernel (allocating them first, at the thread's first parse). */
+  use(k: Kernel): void {
+    if (this.#words === 0) {
+      this.#words = k.heap.alloc(this.#wordBytes(this.#sizes));
+      this.#tokens = k.heap.alloc(this.#sizes[4]);
+      this.#others = k.heap.alloc(this.#sizes[5]);
+    }
+    const [rules, groups, tokenGroups, records, tokens, others] = this.#sizes;
+    k.fn.groupsRegions(this.#words, rules, groups, tokenGroups, records, this.#tokens, tokens, this.#others, others);
   }
 
-  #tokensAt(): number {
-    return this.#valuesAt() + alignUp(this.bodyBytes, 8);
+  /** Makes the region the kernel found full at least twice as large, with what it holds, and hands the regions over again. */
+  grow(k: Kernel, region: number): void {
+    const sizes: Regions = [...this.#sizes];
+    sizes[region - 1] = alignUp(Math.max(2 * sizes[region - 1], k.fn.groupsFullNeed()), 8);
+    if (region <= 4) {
+      // The words' parts move apart: each is copied to where it starts in the larger block.
+      const words = k.heap.alloc(this.#wordBytes(sizes));
+      let from = this.#words + 4 * HEADER_WORDS;
+      let to = words + 4 * HEADER_WORDS;
+      for (let part = 0; part < 4; part++) {
+        k.u8.copyWithin(to, from, from + k.fn.groupsUsed(part + 1));
+        const gap = part === 0 ? 4 : 0;
+        from += this.#sizes[part] + gap;
+        to += sizes[part] + gap;
+      }
+      k.heap.free(this.#words);
+      this.#words = words;
+    } else {
+      const old = region === 5 ? this.#tokens : this.#others;
+      const block = k.heap.alloc(sizes[region - 1]);
+      k.u8.copyWithin(block, old, old + k.fn.groupsUsed(region));
+      k.heap.free(old);
+      if (region === 5) this.#tokens = block;
+      else this.#others = block;
+    }
+    this.#sizes = sizes;
+    this.use(k);
   }
 
-  #wordsAt(): number {
-    return this.#tokensAt() + alignUp(this.regions[4], 8);
-  }
-
-  begin(body: number): void {
-    this.#body = body;
-    const [rules, groups, tokenGroups, records, tokens] = this.regions;
-    kernel().fn.groupsBegin(this.mode === 'rfc' ? 1 : 0, this.#valuesAt(), this.bodyBytes, this.#tokensAt(), tokens, this.#wordsAt(), rules, groups, tokenGroups, records);
-  }
-
-  /** The structure built, or undefined when a region was too small (then `needed` says what it needs). */
-  finish(): RobotsStructure | undefined {
-    const k = kernel();
-    const wordBytes = k.fn.groupsFinish();
-    if (wordBytes < 0) return undefined;
-    const values = this.#valuesAt();
+  /** The structure built from the body at `body`, read from the regions (groupsFinish). */
+  take(k: Kernel, body: number): RobotsStructure {
+    const wordBytes = k.fn.groupsFinish() >>> 0;
     const valueBytes = k.fn.groupsValueBytes() >>> 0;
-    const kept: KeptValues = valueBytes <= STRING_VALUES_MAX ? k.readString(values, values + valueBytes, 'latin1') : k.u8.slice(values, values + valueBytes);
-    const tokens = this.#tokensAt();
-    const words = this.#wordsAt();
-    return { values: kept, words: k.readString(words, words + wordBytes, 'utf16le'), tokens: k.readString(tokens, tokens + (k.fn.groupsTokenBytes() >>> 0), 'latin1') };
+    const values: KeptValues = valueBytes <= STRING_VALUES_MAX ? k.readString(body, body + valueBytes, 'latin1') : k.u8.slice(body, body + valueBytes);
+    const words = k.readString(this.#words, this.#words + wordBytes, 'utf16le');
+    const tokens = k.readString(this.#tokens, this.#tokens + (k.fn.groupsTokenBytes() >>> 0), 'latin1');
+    return { values, words, tokens };
   }
 
-  /** The regions the file needed. */
-  needed(): Regions {
-    const k = kernel();
-    return [k.fn.groupsNeed(0), k.fn.groupsNeed(1), k.fn.groupsNeed(2), k.fn.groupsNeed(3), k.fn.groupsNeed(4)];
+  /** Gives the regions back when a large file made them grow past KEPT_REGION_BYTES. */
+  trim(k: Kernel): void {
+    if (this.#wordBytes(this.#sizes) + this.#sizes[4] + this.#sizes[5] <= KEPT_REGION_BYTES) return;
+    k.heap.free(this.#words);
+    k.heap.free(this.#tokens);
+    k.heap.free(this.#others);
+    this.#words = this.#tokens = this.#others = 0;
+    this.#sizes = [...FIRST_REGIONS];
   }
 }
 
+let threadRegions: BuilderRegions | undefined;
+
 /**
- * Scratch bytes a parse of a body of at most `bodyBytes` bytes needs past it: what
- * RobotsTxt.parse leaves free above a string body it encodes, so that the body is read where
- * it is.
+ * Scratch bytes a parse needs past the body: what RobotsTxt.parse leaves free above a string
+ * body it encodes, so that the body is read where it is.
  */
-export function groupsRoom(bodyBytes: number): number {
-  return lineReaderRoom(new BuilderRegions(bodyBytes, 'rfc', firstRegions(bodyBytes)).bytes, false);
+export function groupsRoom(): number {
+  return lineReaderRoom(false);
 }
 
 /** Builds the group structure of a robots.txt body; it keeps a copy of the values it needs, not `bytes`. */
@@ -109,19 +115,26 @@ export function buildGroups(bytes: Uint8Array, mode: Mode): RobotsStructure {
 
 /**
  * buildGroups, with every chunk of line records also handed to `visit` (the linter's reading
- * of the same lines: the body is read once), and the number of lines.
+ * of the same lines: the body is read once), and the number of lines. The body is read in
+ * kernel memory, where the kept values are written over its front: a string body encoded into
+ * the scratch block is not valid afterwards.
  */
 export function readGroups(bytes: Uint8Array, mode: Mode, visit?: ChunkVisitor): { structure: RobotsStructure; lines: number } {
-  let regions = new BuilderRegions(bytes.length, mode, firstRegions(bytes.length));
-  const lines = forEachLineChunk(bytes, mode, visit, regions);
-  let structure = regions.finish();
-  if (structure === undefined) {
-    // Read again with the room the builder counted: a copy of the body first, since the
-    // larger scratch block may move it (a string body is encoded into the block).
-    const body = bytes.slice();
-    regions = new BuilderRegions(body.length, mode, regions.needed());
-    forEachLineChunk(body, mode, undefined, regions);
-    structure = regions.finish()!;
+  const k = kernel();
+  const regions = (threadRegions ??= new BuilderRegions());
+  let body = 0;
+  const builder: LineBuilder = {
+    begin(at) {
+      body = at;
+      k.fn.groupsBegin(mode === 'rfc' ? 1 : 0, at);
+      regions.use(k);
+    },
+    grow: (region) => regions.grow(k, region),
+  };
+  try {
+    const lines = forEachLineChunk(bytes, mode, visit, builder);
+    return { structure: regions.take(k, body), lines };
+  } finally {
+    regions.trim(k);
   }
-  return { structure, lines };
 }

@@ -106,21 +106,16 @@ export const LINE_WORDS = {
 const CHUNK_LINES = 4096;
 /** The most lines a kernel call reads when nobody reads their records. */
 const ALL_LINES = 0x7fffffff;
-/** Scratch bytes for the records: a chunk of them when they are handed out, else one. */
-function recordsRoom(handedOut: boolean): number {
+/**
+ * Scratch bytes the line reader needs past a body: the records of a chunk of lines when they
+ * are `handedOut`, else one.
+ */
+export function lineReaderRoom(handedOut: boolean): number {
   return handedOut ? CHUNK_LINES * LINE_SIZE + 8 : LINE_SIZE;
 }
 
-/**
- * Scratch bytes the line reader needs past a body for `builderBytes` of group building
- * (LineBuilder) and, when `handedOut`, the records of a chunk of lines.
- */
-export function lineReaderRoom(builderBytes: number, handedOut: boolean): number {
-  return builderBytes + recordsRoom(handedOut);
-}
-
 /** The longest body the line reader reads (its positions are i32). */
-const MAX_BODY_BYTES = 2 ** 31 - 1 - recordsRoom(true);
+const MAX_BODY_BYTES = 2 ** 31 - 1 - lineReaderRoom(true);
 
 /**
  * Reads a chunk of line records: `records` holds, from word `at`, `count` lines of LINE_SIZE / 4
@@ -129,13 +124,14 @@ const MAX_BODY_BYTES = 2 ** 31 - 1 - recordsRoom(true);
 export type ChunkVisitor = (records: Uint32Array, at: number, count: number, firstLine: number) => void;
 
 /**
- * The kernel's group builder as a reading drives it (src/robots/groups.ts): the scratch bytes
- * it needs past the body, and its start, given where the body is in kernel memory; each line
- * record then goes to it as it is written.
+ * The kernel's group builder as a reading drives it (src/robots/groups.ts): its start, given
+ * where the body is in kernel memory; each line record then goes to it as it is written, and
+ * when a line does not fit, `grow` makes room in the region the kernel names before the
+ * reading goes on from that line.
  */
 export interface LineBuilder {
-  bytes: number;
   begin(body: number): void;
+  grow(region: number): void;
 }
 
 /**
@@ -146,18 +142,19 @@ export interface LineBuilder {
  */
 export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit?: ChunkVisitor, builder?: LineBuilder): number {
   // The line reader's positions are i32.
-  if (bytes.length > MAX_BODY_BYTES) {
-    throw new RangeError(`robots-wasm: a body of ${bytes.length} bytes is more than the ${MAX_BODY_BYTES} bytes the line reader can address (lower maxBytes)`);
+  const length = bytes.length;
+  if (length > MAX_BODY_BYTES) {
+    throw new RangeError(`robots-wasm: a body of ${length} bytes is more than the ${MAX_BODY_BYTES} bytes the line reader can address (lower maxBytes)`);
   }
   const k = kernel();
   const cap = mode === 'google' ? GOOGLE_MAX_LINE_BYTES : 0;
   // rfc mode reads digits as part of a product token (src/robots/agent.ts).
   const digits = mode === 'rfc' ? 1 : 0;
   const handedOut = visit !== undefined;
-  // One block: the body | the builder's regions | the records.
-  const builderBytes = builder?.bytes ?? 0;
-  const buf = k.scratch(alignUp(bytes.length, 8) + lineReaderRoom(builderBytes, handedOut));
-  const recordsAt = buf + alignUp(bytes.length, 8) + builderBytes;
+  const build = builder !== undefined ? 1 : 0;
+  // One block: the body | the records.
+  const buf = k.scratch(alignUp(length, 8) + lineReaderRoom(handedOut));
+  const recordsAt = buf + alignUp(length, 8);
   // A string body was encoded into this block (PreparedBody): it is read where it is.
   if (bytes.buffer !== k.u8.buffer || bytes.byteOffset !== buf) k.u8.set(bytes, buf);
   builder?.begin(buf);
@@ -165,12 +162,16 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit?: ChunkVis
   let from = 0;
   while (from >= 0) {
     const count = handedOut
-      ? k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, CHUNK_LINES, LINE_SIZE, builder !== undefined ? 1 : 0)
-      : k.fn.lexLines(buf, bytes.length, from, cap, digits, recordsAt, ALL_LINES, 0, builder !== undefined ? 1 : 0);
+      ? k.fn.lexLines(buf, length, from, cap, digits, recordsAt, CHUNK_LINES, LINE_SIZE, build)
+      : k.fn.lexLines(buf, length, from, cap, digits, recordsAt, ALL_LINES, 0, build);
     from = k.fn.lexNext();
     // The kernel's view of the whole memory: a view per chunk would be an allocation per file.
     visit?.(k.u32, recordsAt / 4, count, lines + 1);
     lines += count;
+    // Growing may grow the memory (and detach `bytes`, when it is a view of it): only the
+    // length is read from it past this point.
+    const full = build === 1 ? k.fn.groupsFull() : 0;
+    if (full !== 0) builder!.grow(full);
   }
   return lines;
 }

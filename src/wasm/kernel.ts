@@ -23,12 +23,16 @@ export interface KernelExports {
   pathOf(url: number, len: number, how: number, dst: number): number;
   lexLines(buf: number, len: number, from: number, cap: number, digits: number, out: number, maxLines: number, stride: number, build: number): number;
   lexNext(): number;
-  groupsBegin(mode: number, values: number, bodyBytes: number, tokens: number, tokenBytes: number, words: number, rules: number, groups: number, tokenGroups: number, records: number): void;
-  /** Bytes of the structure's words, or -1 when a word region was too small (groupsNeed). */
+  groupsBegin(mode: number, body: number): void;
+  groupsRegions(words: number, rules: number, groups: number, tokenGroups: number, records: number, tokens: number, tokenBytes: number, others: number, otherBytes: number): void;
+  /** Bytes of the structure's words (a u32, read with `>>> 0`). */
   groupsFinish(): number;
   groupsValueBytes(): number;
   groupsTokenBytes(): number;
-  groupsNeed(which: number): number;
+  /** The region the last line did not fit (1 rules, 2 groups, 3 token groups, 4 records, 5 tokens, 6 others), or 0. */
+  groupsFull(): number;
+  groupsFullNeed(): number;
+  groupsUsed(which: number): number;
   compileTable(body: number, base: number, words: number, groups: number, groupCount: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
