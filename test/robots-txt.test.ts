@@ -158,6 +158,19 @@ describe('bad content never throws and yields the parseable rules', () => {
     }
   });
 
+  it('one agent string asked of files in both modes, one after the other, finds each mode\'s groups', () => {
+    // rfc mode matches the product token (googlebot); google mode the whole string, which names no group.
+    const body = 'User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /all\n';
+    const rfc = RobotsTxt.parse(body, { mode: 'rfc' });
+    const google = RobotsTxt.parse(body, { mode: 'google' });
+    for (let i = 0; i < 3; i++) {
+      expect(rfc.selectGroups('Googlebot/2.1').source).toBe('specific');
+      expect(google.selectGroups('Googlebot/2.1').source).toBe('global');
+      expect(rfc.isAllowed('https://a.test/g', 'Googlebot/2.1')).toBe(false);
+      expect(google.isAllowed('https://a.test/g', 'Googlebot/2.1')).toBe(true);
+    }
+  });
+
   it('agents named like Object.prototype members do not reach the prototype', () => {
     const robots = RobotsTxt.parse('user-agent: __proto__\ndisallow: /p\nuser-agent: constructor\ndisallow: /c\n');
     expect(robots.isAllowed('/p', '__proto__')).toBe(false);

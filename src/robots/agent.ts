@@ -65,7 +65,20 @@ export function isValidProductToken(agent: string): boolean {
  * names no group); RFC mode compares its product token.
  */
 export function agentKey(agent: string, mode: Mode): string | undefined {
-  if (mode === 'google') return asciiLower(agent);
-  const token = productToken(agent, 'rfc');
-  return token.length > 0 ? asciiLower(token) : undefined;
+  // A crawler asks with one agent string, file after file: its key is worked out once.
+  if (agent === lastKey.agent && mode === lastKey.mode) return lastKey.key;
+  let key: string | undefined;
+  if (mode === 'google') {
+    key = asciiLower(agent);
+  } else {
+    const token = productToken(agent, 'rfc');
+    key = token.length > 0 ? asciiLower(token) : undefined;
+  }
+  lastKey.agent = agent;
+  lastKey.mode = mode;
+  lastKey.key = key;
+  return key;
 }
+
+/** The agent string agentKey was last asked about, in which mode, and its key. */
+const lastKey: { agent: string | undefined; mode: Mode; key: string | undefined } = { agent: undefined, mode: 'rfc', key: undefined };
