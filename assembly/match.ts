@@ -36,7 +36,7 @@ import {
   CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX,
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
   FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
-  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT,
+  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT, LINEAR_HEAD_BYTES, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE,
 } from '../src/wasm/abi';
 import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
 import { childAreaBytes, childEntry } from './node';
@@ -577,8 +577,14 @@ function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i
  */
 function firstMatching(table: usize, path: usize, len: i32): u32 {
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
+  const heads = table + <usize>u32At(table + HDR_FILTER_OFF);
   const count = u32At(table + HDR_RULE_COUNT);
+  // Past a short path the load reads other bytes (in bounds: heap guard); a rule whose literal
+  // head is longer than the path cannot match it, whatever they are.
+  const first = load<u64>(path);
   for (let r: u32 = 0; r < count; r++) {
+    const head = heads + <usize>r * LINEAR_HEAD_SIZE;
+    if ((first & load<u64>(head + LINEAR_HEAD_MASK)) != load<u64>(head + LINEAR_HEAD_BYTES)) continue;
     const pat = patternStart(table, rules, r);
     const patLen = <i32>(patternEnd(table, rules, r) - pat);
     if (ruleMatches(pat, patLen, path, len)) return r;
@@ -592,13 +598,6 @@ function firstMatching(table: usize, path: usize, len: i32): u32 {
  * with no '*' ends the path there, a '*' hands the tail to wildcardTailMatches.
  */
 function ruleMatches(pat: usize, patLen: i32, path: usize, len: i32): bool {
-  // Most rules differ from a path in its first bytes: those literal bytes are compared before
-  // the pattern is scanned for '*' (a linear table tries every rule of the file this way).
-  for (let j = 0; j < 2 && j < patLen && j < len; j++) {
-    const c = load<u8>(pat + j);
-    if (c == 0x2a || (c == 0x24 && j == patLen - 1)) break;
-    if (c != load<u8>(path + j)) return false;
-  }
   const star = findByte(pat, 0, patLen, 0x2a);
   if (star < patLen) return star <= len && memory.compare(pat, path, star) == 0 && wildcardTailMatches(pat, star, patLen, path, star, len);
   const anchored = load<u8>(pat + patLen - 1) == 0x24;

@@ -90,6 +90,18 @@ describe('linear tables', () => {
     }
   });
 
+  it('literal heads: rules whose first 8 bytes hold a wildcard, an end anchor, or more than a short path has', () => {
+    const patterns = ['/abcdefghij', '/abcdefgh$', '/abcdefg', '/ab*cd', '/*x', '/ab$', '/a', '*', '/a%2Fb', '/\u00e9t\u00e9'];
+    const body = `User-agent: *\n${patterns.map((p, i) => `${i % 2 === 0 ? 'Disallow' : 'Allow'}: ${p}`).join('\n')}\n`;
+    const paths = ['', '/', '/a', '/ab', '/abc', '/abcd', '/abXcd', '/abcdefg', '/abcdefgh', '/abcdefghi', '/abcdefghij', '/abcdefghijk', '/x', '/yx', '/a/b', '/a%2fb', '/\u00e9t\u00e9', '/%C3%A9t%C3%A9'];
+    for (const mode of MODES) {
+      const linear = linearExplanations(body, mode, 'Bot', paths);
+      expect(linear).toEqual(fullExplanations(body, mode, 'Bot', paths));
+      // Each rule decides some path: none of them is refused by its head where it matches.
+      expect(new Set(linear.map((e) => e.rule?.line)).size).toBeGreaterThan(6);
+    }
+  });
+
   it('a matcher upgrades past its linear budget, and its verdicts do not change', () => {
     const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nAllow: /index.html\n';
     // URLs of fewer than 64 chars: each check's work is the 4 rules.
@@ -102,8 +114,8 @@ describe('linear tables', () => {
       const before = urls.map((url) => matcher.explain(url));
       expect(matcher.byteLength).toBe(linearBytes);
       const after = urls.map((url) => matcher.explain(url));
-      // The threshold was crossed: the full table (trie and all) is larger.
-      expect(matcher.byteLength).toBeGreaterThan(linearBytes);
+      // The threshold was crossed: the full table (a trie where the linear one has literal heads) is another size.
+      expect(matcher.byteLength).not.toBe(linearBytes);
       expect(after).toEqual(before);
       expect(Array.from(matcher.checkMany(urls))).toEqual(before.map((e) => (e.allowed ? 1 : 0)));
       robots.dispose();

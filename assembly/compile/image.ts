@@ -4,7 +4,7 @@
 import {
   CHILD_OFFSET_MASK, FLAG_LINEAR, FLAG_RFC, FLAG_WIDE_CHILDREN, HDR_FILTER_OFF, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_LEN,
   HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT,
-  RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
+  LINEAR_HEAD_BYTES, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
 } from '../../src/wasm/abi';
 import { getU32 } from '../words';
 import { filterBytes, writeFilter } from './filter';
@@ -31,13 +31,15 @@ export function placeParts(m: i32): i32 {
   return cursor;
 }
 
-/** Places a linear table of `m` rules (header, rules, kinds, pool); returns its size. */
+/** Places a linear table of `m` rules (header, rules, kinds, pool, literal heads); returns its size. */
 export function placeLinear(m: i32): i32 {
   rulesOffset = HEADER_SIZE;
   kindsOffset = rulesOffset + m * RULE_SIZE;
   poolOffset = kindsOffset + m;
-  filterOffset = 0;
-  return (poolOffset + poolLength + 3) & ~3;
+  // The heads take the filter's place (HDR_FILTER_OFF): a linear table has no filter. A table
+  // of no rules is its header alone.
+  filterOffset = m == 0 ? 0 : (poolOffset + poolLength + 7) & ~7;
+  return m == 0 ? (poolOffset + poolLength + 3) & ~3 : filterOffset + m * LINEAR_HEAD_SIZE;
 }
 
 /** Writes the linear table of `m` rules, `total` bytes (placeLinear), at `out`. */
@@ -45,6 +47,22 @@ export function writeLinear(out: usize, total: i32, m: i32, rfc: bool): void {
   memory.fill(out, 0, <usize>total);
   writeHeader(out, total, m, rfc, false, true);
   writeRules(out, m);
+  writeHeads(out, m);
+}
+
+/** Each rule's literal head (LINEAR_HEAD_SIZE in src/wasm/abi.ts), from its pattern in the pool. */
+function writeHeads(out: usize, m: i32): void {
+  for (let k = 0; k < m; k++) {
+    const pat = out + poolOffset + getU32(poolOut, k);
+    const len = <i32>getU32(patLen, getU32(strengthPat, k));
+    let literal = 0;
+    while (literal < len && literal < 8 && load<u8>(pat + literal) != 0x2a && !(literal == len - 1 && load<u8>(pat + literal) == 0x24)) literal++;
+    // The load reads past a short pattern (into the pool or the zeroed heads): masked out.
+    const mask = literal == 8 ? <u64>-1 : (<u64>1 << (<u64>literal << 3)) - 1;
+    const head = out + filterOffset + <usize>k * LINEAR_HEAD_SIZE;
+    store<u64>(head + LINEAR_HEAD_BYTES, load<u64>(pat) & mask);
+    store<u64>(head + LINEAR_HEAD_MASK, mask);
+  }
 }
 
 /** Writes the table of `m` rules, `total` bytes (placeParts), at `out`. */

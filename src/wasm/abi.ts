@@ -41,7 +41,8 @@
 //   20      u32   HDR_ROOT_OFF     the root node; 0 when there are no rules
 //   24      u32   HDR_POOL_OFF     the pattern pool
 //   28      u32   HDR_POOL_LEN     bytes of the pool, without its padding
-//   32      u32   HDR_FILTER_OFF   the key filter; 0 when there is none
+//   32      u32   HDR_FILTER_OFF   the key filter; 0 when there is none (a linear table:
+//                                  its rules' literal heads, LINEAR_HEAD_SIZE each)
 //   36      u32   HDR_KINDS_OFF    the kind bytes
 //   40      u32   HDR_CHECKSUM     CRC-32C (assembly/checksum.ts) of the image with this field
 //                                  read as zeros. The compiler leaves it 0: only an exported
@@ -68,12 +69,25 @@ export const FLAG_RFC = 1;
 /** Child entries are plain offsets: the table is too large for CHILD_OFFSET_MASK. */
 export const FLAG_WIDE_CHILDREN = 2;
 /**
- * A linear table: header, rules, kinds and pool only (no trie, no filter), matched by trying
- * the rules in strength order, the first match deciding. A matcher that has checked few URLs
- * uses one, since compiling it costs a fraction of a full table's; it never leaves its thread
- * (toBytes writes the full table, and validateTable refuses this flag).
+ * A linear table: header, rules, kinds, pool and the rules' literal heads (no trie, no
+ * filter), matched by trying the rules in strength order, the first match deciding. A matcher
+ * that has checked few URLs uses one, since compiling it costs a fraction of a full table's;
+ * it never leaves its thread (toBytes writes the full table, and validateTable refuses this
+ * flag).
  */
 export const FLAG_LINEAR = 4;
+
+// Literal head of a linear table's rule, LINEAR_HEAD_SIZE bytes, at HDR_FILTER_OFF + strength
+// number * LINEAR_HEAD_SIZE: the first bytes of its literal part (up to 8; the literal part
+// ends at its first '*' or a final '$'), and the mask of those bytes, so that a path whose
+// first 8 bytes disagree is refused with one comparison.
+//
+//   offset  type  field
+//   0       u64   LINEAR_HEAD_BYTES  the bytes, 0 past the literal head
+//   8       u64   LINEAR_HEAD_MASK   0xff for each byte of the literal head
+export const LINEAR_HEAD_BYTES = 0;
+export const LINEAR_HEAD_MASK = 8;
+export const LINEAR_HEAD_SIZE = 16;
 
 // Rule, RULE_SIZE bytes, at HDR_RULES_OFF + strength number * RULE_SIZE.
 //
