@@ -288,7 +288,7 @@ function scanLine(buf: usize, start: i32, len: i32): void {
  * content ends at `contentEnd` ('#', NUL or `end`), and its first ':' is at `colon` (or at or
  * past `contentEnd` when there is none before it).
  */
-function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32, flags: u32, rec: usize): void {
+function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32, flags: u32, rec: usize, keysOnly: bool): void {
   store<u32>(rec + LINE_START, start);
   store<u32>(rec + LINE_END, end);
   store<u32>(rec + LINE_KEY_START, start);
@@ -301,6 +301,12 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   if (contentEnd < end && load<u8>(buf + contentEnd) == 0x23) flags |= LINE_FLAG_HAS_COMMENT;
   // Most lines start with their key: the scan's setup is paid only for those that do not.
   let s = start < contentEnd && !isSpace(load<u8>(buf + start)) ? start : firstNotOf(buf, start, contentEnd, SET_SPACE);
+  // With `keysOnly` the group builder alone reads the record: a line whose first byte starts
+  // no spelling and no record key (a letter) is nothing to it, whatever else it holds.
+  if (keysOnly && s < contentEnd && !mayStartKey(load<u8>(buf + s))) {
+    store<u32>(rec + LINE_DIRECTIVE_FLAGS, DIRECTIVE_NONE);
+    return;
+  }
   let e = contentEnd;
   while (e > s && isSpace(load<u8>(buf + e - 1))) e--;
   if (s == e) {
@@ -354,6 +360,12 @@ function readLine(buf: usize, start: i32, end: i32, contentEnd: i32, colon: i32,
   }
 }
 
+/** Whether a key starting with `c` may be a directive's (KEYS_BY_BYTE) or a record's (a letter). */
+// @ts-ignore: decorator
+@inline function mayStartKey(c: u32): bool {
+  return (c | 0x20) - 0x61 < 26 || load<u64>(KEYS_BY_BYTE + (<usize>c << 3)) != 0;
+}
+
 /** How many bytes of buf[start, end) from `start` are product-token bytes of `mask`'s classes. */
 // @ts-ignore: decorator
 @inline function tokenBytes(buf: usize, start: i32, end: i32, mask: u8): i32 {
@@ -388,7 +400,7 @@ export function lexLines(buf: usize, len: i32, from: i32, cap: i32, digits: i32,
       if (contentEnd > cut) contentEnd = cut;
     }
     const record = out + <usize>count * <usize>stride;
-    readLine(buf, start, cut, contentEnd, colonAt, flags, record);
+    readLine(buf, start, cut, contentEnd, colonAt, flags, record, stride == 0 && build != 0);
     // A line the group builder has no room for is read again once the caller made room.
     if (build != 0 && !groupLine(buf, record, linesRead + 1)) break;
     count++;

@@ -6,6 +6,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt, RobotsTxt, wasmMemoryStats } from '../src/index.js';
+import { buildGroups, readGroups } from '../src/robots/groups.js';
+import { corpusFiles } from './support/fixtures.js';
 
 const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('\n');
 const forms = (body: string) => [['text', RobotsTxt.parse(body)], ['bytes', RobotsTxt.parse(new TextEncoder().encode(body))]] as const;
@@ -71,5 +73,21 @@ describe('group builder regions', () => {
     const diagnostics = lintRobotsTxt(body);
     expect(diagnostics.filter((d) => d.code === 'unknown-key').length).toBe(5_000);
     expect(diagnostics.filter((d) => d.code === 'duplicate-rule' || d.code === 'shadowed-rule').map((d) => d.line)).toEqual([5_003]);
+  });
+
+  it('a parse reads the same structure as a reading that hands every line out (the linter\'s)', () => {
+    // A parse skips lines whose first byte starts no key; the linter's reading reads every line whole.
+    const odd = '-crawl-delay: 5\n_Crawl_Delay: 6\n<b>Disallow: /x</b>\n{ color: red }\n1disallow: /y\n#Disallow: /z\n  User-agent: a\n\tDisallow: /q\n%host: x\n';
+    const bodies = [...corpusFiles().map((f) => f.bytes), new TextEncoder().encode(`User-agent: *\n${odd}`), new TextEncoder().encode(odd)];
+    for (const bytes of bodies) {
+      for (const mode of ['rfc', 'google'] as const) {
+        expect(buildGroups(bytes, mode)).toEqual(readGroups(bytes, mode, () => {}).structure);
+      }
+    }
+    const robots = RobotsTxt.parse(`User-agent: *\n${odd}`);
+    expect(robots.crawlDelay('Bot')).toBe(5);
+    expect(robots.records().map((r) => r.key)).toEqual(['-crawl-delay', '_Crawl_Delay']);
+    // The two user-agent lines, with no rule between, open one group.
+    expect(robots.groups.map((g) => [g.agents, g.global, g.rules.map((r) => r.pattern)])).toEqual([[['a'], true, ['/q']]]);
   });
 });
