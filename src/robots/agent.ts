@@ -65,8 +65,9 @@ export function isValidProductToken(agent: string): boolean {
  * names no group); RFC mode compares its product token.
  */
 export function agentKey(agent: string, mode: Mode): string | undefined {
-  // A crawler asks with one agent string, file after file: its key is worked out once.
-  if (agent === lastKey.agent && mode === lastKey.mode) return lastKey.key;
+  // A crawler asks with a few agent strings, file after file: each one's key is worked out once.
+  const known = KNOWN_KEYS[mode];
+  if (known.has(agent)) return known.get(agent);
   let key: string | undefined;
   if (mode === 'google') {
     key = asciiLower(agent);
@@ -74,11 +75,16 @@ export function agentKey(agent: string, mode: Mode): string | undefined {
     const token = productToken(agent, 'rfc');
     key = token.length > 0 ? asciiLower(token) : undefined;
   }
-  lastKey.agent = agent;
-  lastKey.mode = mode;
-  lastKey.key = key;
+  if (agent.length > KNOWN_AGENT_LENGTH) return key;
+  if (known.size >= KNOWN_AGENTS) known.clear();
+  known.set(agent, key);
   return key;
 }
 
-/** The agent string agentKey was last asked about, in which mode, and its key. */
-const lastKey: { agent: string | undefined; mode: Mode; key: string | undefined } = { agent: undefined, mode: 'rfc', key: undefined };
+/**
+ * agentKey's answers by mode, for up to KNOWN_AGENTS agent strings of at most
+ * KNOWN_AGENT_LENGTH chars (all forgotten when more come).
+ */
+const KNOWN_KEYS: Record<Mode, Map<string, string | undefined>> = { rfc: new Map(), google: new Map() };
+const KNOWN_AGENTS = 64;
+const KNOWN_AGENT_LENGTH = 256;
