@@ -85,18 +85,18 @@ export function compileNeed(): f64 {
 
 /**
  * Compiles the `ruleCount` rules of `groupCount` groups (the input of src/wasm/abi.ts: the
- * kept values from offset `base` at `body`, the rules' words at `words`, the groups at
- * `groups`) into a table at `out` (`outBytes` bytes); returns its size. `work` holds `workBytes` bytes,
+ * kept values from offset `base` at `body`, the rules' words at `words`, u32s when `wide` and
+ * u16s otherwise, the groups at `groups`) into a table at `out` (`outBytes` bytes); returns its size. `work` holds `workBytes` bytes,
  * at least compileWorkBytes(). When either is too small for these rules, it writes nothing and
  * answers COMPILE_SHORT_OF_WORK or COMPILE_SHORT_OF_TABLE, with compileNeed() bytes needed.
  * `linear`: phases 1 and 2 only, then a linear table (FLAG_LINEAR), which a matcher uses
  * until it has checked enough URLs to repay the full table's compile.
  */
 export function compileTable(
-  body: usize, base: u32, words: usize, groups: usize, groupCount: i32, ruleCount: i32, rfc: bool, work: usize, workBytes: usize, out: usize,
-  outBytes: usize, linear: bool,
+  body: usize, base: u32, words: usize, wide: bool, groups: usize, groupCount: i32, ruleCount: i32, rfc: bool, work: usize, workBytes: usize,
+  out: usize, outBytes: usize, linear: bool,
 ): i32 {
-  useInput(body, base, words, groups, groupCount);
+  useInput(body, base, words, wide, groups, groupCount);
   const totalIn = inputBytes();
   if (compileWorkBytes(ruleCount, totalIn) > <f64>workBytes) {
     needed = compileWorkBytes(ruleCount, totalIn);

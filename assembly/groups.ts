@@ -68,6 +68,8 @@ let ruleCount: u32 = 0;
 let groupCount: u32 = 0;
 let tokenCount: u32 = 0;
 let recordCount: u32 = 0;
+/** The last line number read (lines are read in order). */
+let linesBuilt: u32 = 0;
 /** Bytes of the rules' values, of the other records' keys and values, and of the tokens. */
 let ruleBytes: u32 = 0;
 let otherBytes: u32 = 0;
@@ -98,6 +100,7 @@ export function groupsBegin(mode: i32, body: usize): void {
   inRules = false;
   ruleCount = groupCount = tokenCount = recordCount = 0;
   ruleBytes = otherBytes = tokenBytes = 0;
+  linesBuilt = 0;
   full = 0;
 }
 
@@ -135,6 +138,7 @@ function fits(region: i32, used: f64, more: f64, cap: u32): bool {
  * structure; false, with nothing read, when the line does not fit (groupsFull).
  */
 export function groupLine(buf: usize, record: usize, line: u32): bool {
+  linesBuilt = line;
   const directive = load<u32>(record + LINE_DIRECTIVE_FLAGS) & 0xff;
   if (directive == DIRECTIVE_NONE) return true;
   const valueStart = load<u32>(record + LINE_VALUE_START);
@@ -261,7 +265,8 @@ function isRecordKey(buf: usize, start: u32, end: u32): bool {
 /**
  * Lays the words out one after the other (header, rules, the rules' end, groups, token
  * groups, records), copies the others' bytes after the rules' values, and returns the bytes of
- * the words. The body has been read: the values take its front.
+ * the words: u16s when every word fits (most files; groupsWide says which), else u32s. The
+ * body has been read: the values take its front.
  */
 export function groupsFinish(): u32 {
   store<u32>(wordsAt + HEADER_RULES * 4, ruleCount);
@@ -297,7 +302,32 @@ export function groupsFinish(): u32 {
   }
   // The rules' values and the others' bytes come from disjoint lines: together no longer than the body.
   memory.copy(valuesAt + base, othersAt, otherBytes);
-  return <u32>(to - wordsAt);
+  const words = <u32>(to - wordsAt) >>> 2;
+  wide = !fitsNarrow();
+  if (wide) return words << 2;
+  // One u16 per word, written over the u32s from the start: each lands at or before the one it replaces.
+  for (let w: u32 = 0; w < words; w++) store<u16>(wordsAt + (<usize>w << 1), <u16>load<u32>(wordsAt + (<usize>w << 2)));
+  return words << 1;
+}
+
+/** Whether the last structure's words are u32s (else u16s: NARROW_MAX and under, and NO_DELAY as 0xffff). */
+let wide = true;
+
+/** The largest word a narrow structure holds: 0xffff stands for NO_DELAY (-1). */
+const NARROW_MAX: u32 = 0xfffe;
+
+/**
+ * Whether every word fits NARROW_MAX: none exceeds twice the lines plus one (line numbers,
+ * counts, group and rule numbers, and a rule's line * 2 + 1) or the kept values' bytes
+ * (offsets), and directive ids are bytes.
+ */
+function fitsNarrow(): bool {
+  return <u64>linesBuilt * 2 + 1 <= NARROW_MAX && <u64>ruleBytes + otherBytes <= NARROW_MAX;
+}
+
+/** Whether groupsFinish wrote u32 words (1) or u16 words (0). */
+export function groupsWide(): i32 {
+  return wide ? 1 : 0;
 }
 
 /** Bytes of the kept values (the rules', then the others'), after groupsFinish. */

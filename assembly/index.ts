@@ -270,7 +270,7 @@ export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
 }
 
 export { lexLines } from './lex';
-export { groupsBegin, groupsFinish, groupsFull, groupsFullNeed, groupsRegions, groupsTokenBytes, groupsUsed, groupsValueBytes } from './groups';
+export { groupsBegin, groupsFinish, groupsFull, groupsFullNeed, groupsRegions, groupsTokenBytes, groupsUsed, groupsValueBytes, groupsWide } from './groups';
 export { compileNeed, compileTable, compileTableBytes, compileWorkBytes } from './compile';
 export { lastIndexOfSegment, nibbleTables, twoWaySearch, twoWaySearchBackward } from './scan';
 

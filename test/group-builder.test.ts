@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt, RobotsTxt, wasmMemoryStats } from '../src/index.js';
 import { buildGroups, readGroups } from '../src/robots/groups.js';
 import { corpusFiles } from './support/fixtures.js';
+import { kernel } from '../src/wasm/kernel.js';
 
 const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('\n');
 const forms = (body: string) => [['text', RobotsTxt.parse(body)], ['bytes', RobotsTxt.parse(new TextEncoder().encode(body))]] as const;
@@ -89,5 +90,32 @@ describe('group builder regions', () => {
     expect(robots.records().map((r) => r.key)).toEqual(['-crawl-delay', '_Crawl_Delay']);
     // The two user-agent lines, with no rule between, open one group.
     expect(robots.groups.map((g) => [g.agents, g.global, g.rules.map((r) => r.pattern)])).toEqual([[['a'], true, ['/q']]]);
+  });
+
+  it('a structure is narrow (16-bit words) up to 32,766 lines and 65,534 bytes of values, and wide past them, with the same answers', () => {
+    const groups = 'User-agent: a\nDisallow: /x\n\nUser-agent: b\nCrawl-delay: 3\nDisallow: /y\nAllow: /y/z';
+    for (const lastLine of [32_766, 32_767, 32_768]) {
+      const body = `${'#\n'.repeat(lastLine - 7)}${groups}`;
+      const robots = RobotsTxt.parse(body, { maxBytes: 1_000_000 });
+      expect(kernel().fn.groupsWide(), String(lastLine)).toBe(lastLine > 32_766 ? 1 : 0);
+      expect(robots.groups.map((g) => [g.agents, g.line, g.crawlDelay, g.rules.map((r) => r.line)]), String(lastLine)).toEqual([
+        [['a'], lastLine - 6, undefined, [lastLine - 5]],
+        [['b'], lastLine - 3, 3, [lastLine - 1, lastLine]],
+      ]);
+      expect(robots.explain('https://a.test/y/z', 'b').rule).toEqual({ kind: 'allow', pattern: '/y/z', line: lastLine });
+      expect(robots.records().map((r) => r.line)).toEqual([lastLine - 2]);
+    }
+    // The other values: Crawl-delay, 2, Sitemap and its URL (39 bytes), and /q.
+    for (const length of [65_534 - 41, 65_534 - 40, 70_000]) {
+      const long = `/${'p'.repeat(length - 1)}`;
+      const body = `User-agent: *\nCrawl-delay: 2\nDisallow: ${long}\nAllow: /q\nSitemap: https://a.test/s.xml`;
+      const robots = RobotsTxt.parse(body);
+      expect(kernel().fn.groupsWide(), String(length)).toBe(length > 65_534 - 41 ? 1 : 0);
+      expect(robots.groups[0].rules.map((r) => r.pattern.length), String(length)).toEqual([length, 2]);
+      expect(robots.crawlDelay('Bot')).toBe(2);
+      expect(robots.sitemaps).toEqual(['https://a.test/s.xml']);
+      expect(robots.isAllowed(`https://a.test${long}`, 'Bot')).toBe(false);
+      expect(robots.isAllowed('https://a.test/q', 'Bot')).toBe(true);
+    }
   });
 });

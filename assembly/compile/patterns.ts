@@ -26,16 +26,19 @@ export let norm: usize = 0;
 export let normUsed: u32 = 0;
 
 // The compiler's input (src/wasm/abi.ts), set by useInput: the kept values from offset
-// `inBase` at `inBody`, the rules' words at `inWords`, and `inGroupCount` groups at `inGroups`.
+// `inBase` at `inBody`, the rules' words at `inWords` (u32s when `inWide`, else u16s), and
+// `inGroupCount` groups at `inGroups`.
 let inBody: usize = 0;
+let inWide = true;
 let inBase: u32 = 0;
 let inWords: usize = 0;
 let inGroups: usize = 0;
 let inGroupCount: i32 = 0;
 
 /** Sets the input the phase reads (see the globals above). */
-export function useInput(body: usize, base: u32, words: usize, groups: usize, groupCount: i32): void {
+export function useInput(body: usize, base: u32, words: usize, wide: bool, groups: usize, groupCount: i32): void {
   inBody = body;
+  inWide = wide;
   inBase = base;
   inWords = words;
   inGroups = groups;
@@ -44,7 +47,8 @@ export function useInput(body: usize, base: u32, words: usize, groups: usize, gr
 
 // @ts-ignore: decorator
 @inline function ruleWord(r: u32, field: u32): u32 {
-  return u32At(inWords + ((<usize>r * RULE_WORDS + field) << 2));
+  const w = <usize>r * RULE_WORDS + field;
+  return inWide ? u32At(inWords + (w << 2)) : <u32>load<u16>(inWords + (w << 1));
 }
 
 // @ts-ignore: decorator

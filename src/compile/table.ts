@@ -124,9 +124,17 @@ function extentOf(structure: RobotsStructure, groups: readonly number[]): Extent
   return { lo, hi, valueBytes, rules, firstRule, endRule };
 }
 
-/** Bytes of the compiler's input (src/wasm/abi.ts): the values, the rules' words, 4-aligned, and the groups. */
+/**
+ * Bytes of the compiler's input (src/wasm/abi.ts): the values, the rules' words and the groups,
+ * each 4-aligned; the words counted at their widest.
+ */
 function inputBytes({ lo, hi, firstRule, endRule }: Extent, groups: number): number {
-  return alignUp(hi - lo, 4) + 4 * (RULE_WORDS * (endRule - firstRule) + 1) + groups * GROUP_IN_SIZE;
+  return alignUp(hi - lo, 4) + alignUp(4 * (RULE_WORDS * (endRule - firstRule) + 1), 4) + groups * GROUP_IN_SIZE;
+}
+
+/** Bytes of a word of the structure. */
+function wordBytes(structure: RobotsStructure): number {
+  return structure.wide ? 4 : 2;
 }
 
 /** Throws when compiling the rules needs more than the WebAssembly memory limit (sizes: the first try's by default). */
@@ -159,7 +167,7 @@ function compileInto(
   k.writeString(ruleWordsText(structure, firstRule, endRule), wordsAt, 'utf16le');
   // The groups, written through the kernel's word view of the memory: a view of their own
   // would be an allocation per compile.
-  const groupsAt = wordsAt + 4 * (RULE_WORDS * (endRule - firstRule) + 1);
+  const groupsAt = alignUp(wordsAt + wordBytes(structure) * (RULE_WORDS * (endRule - firstRule) + 1), 4);
   const words = k.u32;
   let at = groupsAt / 4;
   for (const g of groups) {
@@ -167,5 +175,5 @@ function compileInto(
     words[at + GROUP_IN_END / 4] = groupRuleEnd(structure, g) - firstRule;
     at += GROUP_IN_SIZE / 4;
   }
-  return k.fn.compileTable(scratch, lo, wordsAt, groupsAt, groups.length, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, workSize, table, tableSize, linear ? 1 : 0);
+  return k.fn.compileTable(scratch, lo, wordsAt, structure.wide ? 1 : 0, groupsAt, groups.length, n, mode === 'rfc' ? 1 : 0, scratch + inputSize, workSize, table, tableSize, linear ? 1 : 0);
 }

@@ -84,7 +84,7 @@ class BuilderRegions {
     const values: KeptValues = valueBytes <= STRING_VALUES_MAX ? k.readString(body, body + valueBytes, 'latin1') : k.u8.slice(body, body + valueBytes);
     const words = k.readString(this.#words, this.#words + wordBytes, 'utf16le');
     const tokens = k.readString(this.#tokens, this.#tokens + (k.fn.groupsTokenBytes() >>> 0), 'latin1');
-    return { values, words, tokens };
+    return { values, words, wide: k.fn.groupsWide() === 1, tokens };
   }
 
   /** Gives the regions back when a large file made them grow past KEPT_REGION_BYTES. */

@@ -2,7 +2,8 @@
 // layout the kernel's group builder writes (assembly/groups.ts) and structure.ts reads. This
 // file is compiled by both TypeScript and AssemblyScript, so it holds plain constants only.
 //
-// The words are 32-bit integers, in this order:
+// The words are integers, u16s when every one fits (a narrow structure: most files; 0xffff
+// stands for -1) and u32s otherwise, in this order:
 // - HEADER_WORDS words: the number of rules, groups, agent tokens and extension records;
 // - RULE_WORDS words per rule, in file order: where its value starts among the kept values,
 //   and line * 2 + 1 for allow (+ 0 for disallow); then one word, where the last rule's value

@@ -16,15 +16,18 @@ import {
 export { GROUP_LINE };
 
 /**
- * A parsed file's groups, rules and file-wide values. `words` holds the 32-bit integers of
- * src/robots/layout.ts, each as two UTF-16 units (low half, high half): a string rather than an
- * Int32Array, which would cost an ArrayBuffer and an allocation outside the JS heap per parsed
- * file, several times the time and bytes of a small string.
+ * A parsed file's groups, rules and file-wide values. `words` holds the integers of
+ * src/robots/layout.ts as UTF-16 units: one each in a narrow structure (every word fits 16
+ * bits, as in most files; 0xffff is -1), else two (low half, high half). A string rather than
+ * an Int32Array, which would cost an ArrayBuffer and an allocation outside the JS heap per
+ * parsed file, several times the time and bytes of a small string.
  */
 export interface RobotsStructure {
   /** The values kept: the rules' (back to back, in file order), then the others'. */
   readonly values: KeptValues;
   readonly words: string;
+  /** Two units a word, not one. */
+  readonly wide: boolean;
   /** The lowercased product token of each user-agent line but `*` ones, each followed by '\n', in file order. */
   readonly tokens: string;
 }
@@ -45,9 +48,11 @@ const SCANNED_TOKENS = 32;
 
 const decoder = new TextDecoder();
 
-/** The 32-bit integer at `index` of s.words. */
+/** The word at `index` of s.words. */
 export function word(s: RobotsStructure, index: number): number {
-  return s.words.charCodeAt(2 * index) | (s.words.charCodeAt(2 * index + 1) << 16);
+  if (s.wide) return s.words.charCodeAt(2 * index) | (s.words.charCodeAt(2 * index + 1) << 16);
+  const unit = s.words.charCodeAt(index);
+  return unit === 0xffff ? -1 : unit;
 }
 
 export function ruleCount(s: RobotsStructure): number {
@@ -113,7 +118,8 @@ export function ruleAllows(s: RobotsStructure, rule: number): boolean {
  * as the string holds them: the compiler's input (src/wasm/abi.ts).
  */
 export function ruleWordsText(s: RobotsStructure, from: number, to: number): string {
-  return s.words.slice(2 * (HEADER_WORDS + RULE_WORDS * from), 2 * (HEADER_WORDS + RULE_WORDS * to + 1));
+  const units = s.wide ? 2 : 1;
+  return s.words.slice(units * (HEADER_WORDS + RULE_WORDS * from), units * (HEADER_WORDS + RULE_WORDS * to + 1));
 }
 
 /** The rule's value as written (trimmed, comment removed). */

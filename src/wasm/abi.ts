@@ -374,11 +374,12 @@ export const IMAGE_BAD_LENGTH = 3;
 
 // ---------------------------------------------------------------------------------------------
 // Compiler input (compileTable, assembly/compile.ts): the rules' words as a parsed file keeps
-// them (src/robots/layout.ts: RULE_WORDS u32 per rule, its value's start among the kept values
-// and line * 2 + 1 for allow, + 0 for disallow; a rule's value ends where the next one's
-// starts, so the words run one rule's start past the last rule compiled), and a pair of u32 per
-// group compiled: its first rule and the rule after its last, as numbers of those words. The
-// kept values are handed over from a base offset, the value start of the first rule.
+// them (src/robots/layout.ts: RULE_WORDS words per rule, u32s or, in a narrow structure, u16s:
+// its value's start among the kept values and line * 2 + 1 for allow, + 0 for disallow; a
+// rule's value ends where the next one's starts, so the words run one rule's start past the
+// last rule compiled), and a pair of u32 per group compiled: its first rule and the rule after
+// its last, as numbers of those words. The kept values are handed over from a base offset, the
+// value start of the first rule.
 export const GROUP_IN_FIRST = 0;
 export const GROUP_IN_END = 4;
 export const GROUP_IN_SIZE = 8;

@@ -33,7 +33,9 @@ export interface KernelExports {
   groupsFull(): number;
   groupsFullNeed(): number;
   groupsUsed(which: number): number;
-  compileTable(body: number, base: number, words: number, groups: number, groupCount: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
+  /** 1 when groupsFinish wrote u32 words, 0 for u16 words. */
+  groupsWide(): number;
+  compileTable(body: number, base: number, words: number, wide: number, groups: number, groupCount: number, ruleCount: number, rfc: number, work: number, workBytes: number, out: number, outBytes: number, linear: number): number;
   compileNeed(): number;
   compileWorkBytes(rules: number, bytes: number): number;
   compileTableBytes(rules: number, bytes: number): number;

@@ -29,7 +29,7 @@ export function compilePatterns(rules: readonly PatternRule[], mode: Mode = 'goo
   words.set([0, 0, 0, -1, -1], groupAt + 1);
   const units = new Uint16Array(2 * words.length);
   words.forEach((w, i) => units.set([w & 0xffff, w >>> 16], 2 * i));
-  const structure: RobotsStructure = { values, words: String.fromCharCode(...units), tokens: '' };
+  const structure: RobotsStructure = { values, words: String.fromCharCode(...units), wide: true, tokens: '' };
   // The full table from the first check: these tests hold the trie and the key filter to brute force.
   const source = compiledRules(structure, [0], mode);
   source.upgrade?.();
