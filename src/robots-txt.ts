@@ -72,8 +72,10 @@ export interface GroupSelection {
 
 /** The parts of a RobotsTxt that most files never need (RobotsTxt.#rare). */
 interface RareState {
-  /** The groups by agent token, for a file with many (see wantsAgentIndex). */
+  /** The groups by agent token, for a file with many (see wantsAgentIndex) asked about more than SCANS_BEFORE_INDEX agents. */
   agentIndex?: AgentIndex;
+  /** Agent lookups made by scanning the tokens, before agentIndex was built. */
+  agentLookups?: number;
   /** The matchers of agents that groups name, by agent key. */
   namedMatchers?: Map<string, Matcher>;
   groups?: readonly GroupInfo[];
@@ -81,6 +83,9 @@ interface RareState {
   /** The Content-Usage rules of each set of groups asked about, by the groups' numbers. */
   usageRules?: Map<string, ContentUsageRules>;
 }
+
+/** Lookups of agents a file with many agent tokens answers by scanning them, before it builds an AgentIndex. */
+const SCANS_BEFORE_INDEX = 4;
 
 /** Directive names by directive id. */
 const DIRECTIVE_NAMES = new Map(DIRECTIVES.map(({ id, name }) => [id, name]));
@@ -164,6 +169,9 @@ export class RobotsTxt {
     const s = this.#structure;
     if (!wantsAgentIndex(s)) return groupsFor(s, agent, this.mode);
     const rare = (this.#rare ??= {});
+    // A crawler asks a file for one or two agents: scans cost less than the index, which pays
+    // off only for a file asked about many.
+    if (rare.agentIndex === undefined && (rare.agentLookups = (rare.agentLookups ?? 0) + 1) <= SCANS_BEFORE_INDEX) return groupsFor(s, agent, this.mode);
     rare.agentIndex ??= agentIndex(s);
     return groupsFor(s, agent, this.mode, rare.agentIndex);
   }

@@ -140,7 +140,7 @@ describe('bad content never throws and yields the parseable rules', () => {
   });
 
   it('finds an agent\'s groups the same way in a file of a few agents and of many', () => {
-    // Past 32 agent tokens the groups are found through an index built on first use.
+    // Past 32 agent tokens the groups are found by scanning the tokens for the first four agents asked, and through an index after.
     for (const fillers of [2, 60]) {
       const lines = ['user-agent: *', 'disallow: /all', 'user-agent: SplitBot', 'disallow: /first'];
       for (let i = 0; i < fillers; i++) lines.push(`user-agent: filler${String.fromCharCode(97 + (i % 26))}x${i}`, `disallow: /f${i}`);
