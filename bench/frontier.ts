@@ -2,7 +2,8 @@
 // `npm run bench`): a crawler's frontier of URLs over many hosts, each host's robots.txt parsed
 // once and its URLs checked for two agents, robots-wasm against robots-parser. Each contender
 // runs in a process of its own (bench/frontier-child.ts) on the same inputs, built there from the
-// same seed (bench/frontier-inputs.ts). Prints a table per shape and writes bench/frontier.json.
+// same seed (bench/frontier-inputs.ts), in rounds that run both, so that a ratio is taken between
+// processes that ran seconds apart. Prints a table per shape and writes bench/frontier.json.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultHostDirs, loadHostFiles, type FrontierShape } from './frontier-inputs.js';
-import type { ContenderName, FrontierJob, FrontierMeasurement } from './frontier-child.js';
+import type { ContenderName, FrontierJob, FrontierMeasurement, MemoryFigures } from './frontier-child.js';
+import { median } from './measure.js';
 import { formatRatio, printTable } from './report.js';
 
 const CONTENDERS: ContenderName[] = ['robots-wasm', 'robots-parser'];
@@ -21,18 +23,30 @@ export interface FrontierOptions {
   quick: boolean;
   /** Directories added to the default hosts with --corpus. */
   corpus: string[];
+  /** Rounds that run both contenders on each shape (FRONTIER_ROUNDS by default; 1 with --quick). */
+  rounds?: number;
 }
+
+/** Rounds of the group run alone (`npm run bench -- frontier`). */
+export const FRONTIER_ROUNDS = 3;
 
 /** One shape's measurements: each contender's, and how often their verdicts agree. */
 export interface ShapeResult {
   shape: FrontierShape;
+  /** Each contender's measurements, every figure the median over the rounds. */
   byContender: Record<ContenderName, FrontierMeasurement>;
+  /** robots-parser's total over robots-wasm's, in each round; the speed ratio is their median. */
+  speedRatios: number[];
+  speed: number;
   /** Share of the URLs on which robots-parser's verdict equals robots-wasm's. */
   agreement: number;
 }
 
-/** Timed runs of each phase in a child, and how long a run of the per-host phases lasts at least. */
-type Timing = Pick<FrontierJob, 'runs' | 'minPhaseMs'>;
+/**
+ * Timed runs of each phase in a child, how long a run of the per-host phases lasts at least,
+ * and how many rounds run each contender once.
+ */
+type Timing = Pick<FrontierJob, 'runs' | 'minPhaseMs'> & { rounds: number };
 
 /** The `--corpus DIR` arguments. */
 export function corpusArgs(argv: readonly string[]): string[] {
@@ -51,7 +65,7 @@ function shapes(quick: boolean, hosts: number): FrontierShape[] {
 /** Runs one contender on one shape in a child process; its measurements and verdicts. */
 function runChild(contender: ContenderName, dirs: string[], shape: FrontierShape, timing: Timing, scratch: string): { measured: FrontierMeasurement; verdicts: Uint8Array } {
   const verdictsFile = join(scratch, `${contender}.bin`);
-  const job: FrontierJob = { contender, dirs, shape, seed: SEED, ...timing, verdictsFile };
+  const job: FrontierJob = { contender, dirs, shape, seed: SEED, runs: timing.runs, minPhaseMs: timing.minPhaseMs, verdictsFile };
   const child = fileURLToPath(new URL('./frontier-child.js', import.meta.url));
   const r = spawnSync(process.execPath, ['--expose-gc', child, JSON.stringify(job)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
   if (r.status !== 0) throw new Error(`frontier ${contender} (${shape.name}) exited with ${r.status}`);
@@ -59,23 +73,49 @@ function runChild(contender: ContenderName, dirs: string[], shape: FrontierShape
   return { measured: JSON.parse(lines[lines.length - 1]) as FrontierMeasurement, verdicts: readFileSync(verdictsFile) };
 }
 
-/** Each contender on one shape, one after the other, and the agreement of their verdicts. */
+/**
+ * Each contender on one shape, in `timing.rounds` rounds that run both (which one first
+ * alternates), and the agreement of their verdicts; a contender whose verdicts change between
+ * rounds fails the run.
+ */
 function runShape(dirs: string[], shape: FrontierShape, timing: Timing): ShapeResult {
   const scratch = mkdtempSync(join(tmpdir(), 'robots-wasm-frontier-'));
   try {
-    const byContender = {} as Record<ContenderName, FrontierMeasurement>;
+    const rounds: Record<ContenderName, FrontierMeasurement>[] = [];
     const verdicts = {} as Record<ContenderName, Uint8Array>;
-    for (const contender of CONTENDERS) {
-      process.stderr.write(`  frontier: ${shape.name}, ${contender}...\n`);
-      ({ measured: byContender[contender], verdicts: verdicts[contender] } = runChild(contender, dirs, shape, timing, scratch));
+    for (let round = 0; round < timing.rounds; round++) {
+      const measured = {} as Record<ContenderName, FrontierMeasurement>;
+      const order = round % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
+      for (const contender of order) {
+        process.stderr.write(`  frontier: ${shape.name}, ${contender}, round ${round + 1} of ${timing.rounds}...\n`);
+        const run = runChild(contender, dirs, shape, timing, scratch);
+        measured[contender] = run.measured;
+        if (verdicts[contender] !== undefined && Buffer.compare(verdicts[contender], run.verdicts) !== 0) {
+          throw new Error(`frontier ${contender} (${shape.name}): verdicts changed between rounds`);
+        }
+        verdicts[contender] = run.verdicts;
+      }
+      rounds.push(measured);
     }
     const [a, b] = [verdicts['robots-wasm'], verdicts['robots-parser']];
     let same = 0;
     for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
-    return { shape, byContender, agreement: a.length === 0 ? 1 : same / a.length };
+    const speedRatios = rounds.map((r) => r['robots-parser'].totalMs / r['robots-wasm'].totalMs);
+    const byContender = Object.fromEntries(CONTENDERS.map((name) => [name, medianMeasurement(rounds.map((r) => r[name]))])) as Record<ContenderName, FrontierMeasurement>;
+    return { shape, byContender, speedRatios, speed: median(speedRatios), agreement: a.length === 0 ? 1 : same / a.length };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Every figure of the measurements, the median over them. */
+function medianMeasurement(all: FrontierMeasurement[]): FrontierMeasurement {
+  const pick = (figure: (m: FrontierMeasurement) => number) => median(all.map(figure));
+  const memory = Object.fromEntries(Object.keys(all[0].memory).map((key) => [key, pick((m) => m.memory[key as keyof MemoryFigures])])) as unknown as MemoryFigures;
+  return {
+    hosts: all[0].hosts, urls: all[0].urls, matchers: all[0].matchers, crossChecked: all[0].crossChecked,
+    totalMs: pick((m) => m.totalMs), parseMs: pick((m) => m.parseMs), compileMs: pick((m) => m.compileMs), checkMs: pick((m) => m.checkMs), memory,
+  };
 }
 
 /** Per-host and per-URL figures of one contender's measurements. */
@@ -99,16 +139,17 @@ function printShape(result: ShapeResult): void {
       const u = perUnit(m);
       return [name, (m.totalMs / 1000).toPrecision(3), u.parseUs.toFixed(1), name === 'robots-wasm' ? u.compileUs.toFixed(1) : '-', u.urlNs.toFixed(0),
         Math.round(u.bytesPerHost).toLocaleString('en'),
-        formatRatio(rp.totalMs / m.totalMs), formatRatio(m.memory.total / rp.memory.total)];
+        formatRatio(name === 'robots-wasm' ? result.speed : 1), formatRatio(m.memory.total / rp.memory.total)];
     }));
+  console.log(`\nEvery figure is the median over ${result.speedRatios.length} round(s) that ran both contenders; the speed ratio is the median of each round's (${result.speedRatios.map((r) => r.toFixed(2)).join(', ')}).`);
   const perHost = (bytes: number) => Math.round(bytes / m0.hosts).toLocaleString('en');
-  console.log(`\nrobots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use, ${perHost(m0.memory.tableBytes)} of them compiled tables; robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
+  console.log(`robots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use, ${perHost(m0.memory.tableBytes)} of them compiled tables; robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
   console.log(`robots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkMany equals its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
 }
 
 /** The targets of the frontier, measured against robots-parser. */
 function frontierTargets(results: ShapeResult[]): [string, number, string, boolean][] {
-  const speed = (r: ShapeResult) => r.byContender['robots-parser'].totalMs / r.byContender['robots-wasm'].totalMs;
+  const speed = (r: ShapeResult) => r.speed;
   const wanted: Record<string, number> = { 'Zipf, 200,000 URLs': 10, 'Zipf, 2,000,000 URLs': 30, 'Zipf, 20,000 URLs': 10 };
   const targets: [string, number, string, boolean][] = results.map((r) => {
     const want = wanted[r.shape.name] ?? 8;
@@ -122,7 +163,7 @@ function frontierTargets(results: ShapeResult[]): [string, number, string, boole
 /** Runs every shape, prints the tables and the targets, and writes the JSON; returns the results. */
 export function runFrontierGroup(options: FrontierOptions): { results: ShapeResult[]; targets: { name: string; value: number; wanted: string; met: boolean }[] } {
   const dirs = [...defaultHostDirs(), ...options.corpus];
-  const timing: Timing = options.quick ? { runs: 3, minPhaseMs: 20 } : { runs: 5, minPhaseMs: 200 };
+  const timing: Timing = options.quick ? { runs: 3, minPhaseMs: 20, rounds: 1 } : { runs: 3, minPhaseMs: 200, rounds: options.rounds ?? FRONTIER_ROUNDS };
   const hostCount = loadHostFiles(dirs).length;
   const results = shapes(options.quick, hostCount).map((shape) => runShape(dirs, shape, timing));
   for (const result of results) printShape(result);

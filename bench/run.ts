@@ -515,8 +515,9 @@ async function main(): Promise<void> {
   const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, cache, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
-  // Last, in child processes of their own: a crawler's frontier over many hosts, then a fleet of crawlers sharing Redis.
-  runFrontierGroup({ quick, corpus: [] });
+  // Last, in child processes of their own: a crawler's frontier over many hosts (one round:
+  // the group alone runs more), then a fleet of crawlers sharing Redis.
+  runFrontierGroup({ quick, corpus: [], rounds: 1 });
   await runFleetGroup({ quick });
 }
 
