@@ -30,7 +30,6 @@ import {
   RECORD_WORDS, RULE_LINE_ALLOW, RULE_VALUE, RULE_WORDS,
 } from '../src/robots/layout';
 import { copyBytes } from './bytes';
-import { directiveNamed } from './lex';
 
 const RULE_BYTES: u32 = RULE_WORDS * 4;
 const GROUP_BYTES: u32 = GROUP_WORDS * 4;
@@ -40,10 +39,14 @@ const NO_DELAY: u32 = 0xffffffff;
 let crawlDelay: u32 = DIRECTIVE_NONE;
 let contentUsage: u32 = DIRECTIVE_NONE;
 
-/** Looks up the directives the builder reads more into than their records (called once). */
-export function initGroups(): void {
-  crawlDelay = directiveNamed('crawl-delay');
-  contentUsage = directiveNamed('content-usage');
+/**
+ * Sets the ids of the directives the builder reads more into than their records (called once,
+ * with the line reader's lookup of DIRECTIVE_TABLE: the line reader calls the builder, so the
+ * builder does not import it).
+ */
+export function initGroups(crawlDelayId: u32, contentUsageId: u32): void {
+  crawlDelay = crawlDelayId;
+  contentUsage = contentUsageId;
 }
 
 // Where the file being built goes (groupsBegin, groupsRegions).
@@ -107,7 +110,8 @@ export function groupsBegin(mode: i32, body: usize): void {
 /**
  * Where the words, tokens and others go: `words` has room for the header, the given bytes of
  * rules, groups, token groups and records, and the word after the rules; `tokens` and `others`
- * for the given bytes. What a parse has written so far must be there (at the parts' starts).
+ * for the given bytes. They serve every parse until the next call; one made during a parse
+ * must hold what the parse has written so far (at the parts' starts).
  */
 export function groupsRegions(words: usize, rules: u32, groups: u32, tokenGroups: u32, records: u32, tokens: usize, tokenRoom: u32, others: usize, otherRoom: u32): void {
   wordsAt = words;

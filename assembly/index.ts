@@ -22,7 +22,7 @@ import { resolvePath, resolveUrl } from './url';
 import { bestRule, mapKeyGates, verdictOf } from './match';
 export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
-import { initLexBytes, lexResume } from './lex';
+import { directiveNamed, initLexBytes, lexResume } from './lex';
 import { initGroups } from './groups';
 import { initChecksumTables, tableChecksum } from './checksum';
 import { initByteScores } from './compile/key-order';
@@ -37,7 +37,7 @@ export function heapBase(): usize {
   initClasses();
   initScanSets();
   initLexBytes();
-  initGroups();
+  initGroups(directiveNamed('crawl-delay'), directiveNamed('content-usage'));
   initChecksumTables();
   initByteScores();
   // A cache line's alignment: where the heap starts then does not move with the size of the

@@ -121,27 +121,28 @@ describe('RobotsCache with a store', () => {
     expect([hits(near), hits(far)]).toEqual([0, 1]);
   });
 
-  it('a lease held by a process that died: the origin is fetched once the lease lapses', async () => {
+  /** A site whose lease another process holds for `leaseMs`: a cache's verdict for it, and how long it waited. */
+  async function checkPastLease(holder: string, leaseMs: number, timeoutMs: number): Promise<{ allowed: boolean; waited: number }> {
     sites = await startSites(1, serve(BODY));
     const store = new MemoryStore();
     const origin = sites[0].origin;
-    await store.claim(origin, 'a process that died', 400);
-    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs: 2000, storeTimeoutMs: 100 });
+    await store.claim(origin, holder, leaseMs);
+    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs, storeTimeoutMs: 100 });
     const started = Date.now();
-    expect(await cache.isAllowed(`${origin}/private/x`)).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    const allowed = await cache.isAllowed(`${origin}/private/x`);
+    return { allowed, waited: Date.now() - started };
+  }
+
+  it('a lease held by a process that died: the origin is fetched once the lease lapses', async () => {
+    const { allowed, waited } = await checkPastLease('a process that died', 400, 2000);
+    expect(allowed).toBe(false);
+    expect(waited).toBeGreaterThanOrEqual(390);
     expect(hits(sites[0])).toBe(1);
   });
 
   it('a lease never let go is waited for at most the fetch timeout plus the store calls, then fetched alone', async () => {
-    sites = await startSites(1, serve(BODY));
-    const store = new MemoryStore();
-    const origin = sites[0].origin;
-    await store.claim(origin, 'a stuck process', 3_600_000);
-    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs: 300, storeTimeoutMs: 100 });
-    const started = Date.now();
-    expect(await cache.isAllowed(`${origin}/private/x`)).toBe(false);
-    const waited = Date.now() - started;
+    const { allowed, waited } = await checkPastLease('a stuck process', 3_600_000, 300);
+    expect(allowed).toBe(false);
     expect(waited).toBeGreaterThanOrEqual(590);
     expect(waited).toBeLessThan(3000);
     expect(hits(sites[0])).toBe(1);

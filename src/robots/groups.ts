@@ -37,13 +37,19 @@ class BuilderRegions {
     return 4 * HEADER_WORDS + sizes[0] + 4 + sizes[1] + sizes[2] + sizes[3];
   }
 
-  /** Hands the regions to the kernel (allocating them first, at the thread's first parse). */
+  /**
+   * Makes sure the kernel's builder has regions: allocated at the thread's first parse and
+   * after trim(), and handed over then; the kernel keeps them from parse to parse.
+   */
   use(k: Kernel): void {
-    if (this.#words === 0) {
-      this.#words = k.heap.alloc(this.#wordBytes(this.#sizes));
-      this.#tokens = k.heap.alloc(this.#sizes[4]);
-      this.#others = k.heap.alloc(this.#sizes[5]);
-    }
+    if (this.#words !== 0) return;
+    this.#words = k.heap.alloc(this.#wordBytes(this.#sizes));
+    this.#tokens = k.heap.alloc(this.#sizes[4]);
+    this.#others = k.heap.alloc(this.#sizes[5]);
+    this.#handOver(k);
+  }
+
+  #handOver(k: Kernel): void {
     const [rules, groups, tokenGroups, records, tokens, others] = this.#sizes;
     k.fn.groupsRegions(this.#words, rules, groups, tokenGroups, records, this.#tokens, tokens, this.#others, others);
   }
@@ -74,7 +80,7 @@ class BuilderRegions {
       else this.#others = block;
     }
     this.#sizes = sizes;
-    this.use(k);
+    this.#handOver(k);
   }
 
   /** The structure built from the body at `body`, read from the regions (groupsFinish). */

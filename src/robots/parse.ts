@@ -152,6 +152,9 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit?: ChunkVis
   const digits = mode === 'rfc' ? 1 : 0;
   const handedOut = visit !== undefined;
   const build = builder !== undefined ? 1 : 0;
+  // Records handed out take a chunk of slots; otherwise each is written over the last.
+  const maxLines = handedOut ? CHUNK_LINES : ALL_LINES;
+  const stride = handedOut ? LINE_SIZE : 0;
   // One block: the body | the records.
   const buf = k.scratch(alignUp(length, 8) + lineReaderRoom(handedOut));
   const recordsAt = buf + alignUp(length, 8);
@@ -161,9 +164,7 @@ export function forEachLineChunk(bytes: Uint8Array, mode: Mode, visit?: ChunkVis
   let lines = 0;
   let from = 0;
   while (from >= 0) {
-    const count = handedOut
-      ? k.fn.lexLines(buf, length, from, cap, digits, recordsAt, CHUNK_LINES, LINE_SIZE, build)
-      : k.fn.lexLines(buf, length, from, cap, digits, recordsAt, ALL_LINES, 0, build);
+    const count = k.fn.lexLines(buf, length, from, cap, digits, recordsAt, maxLines, stride, build);
     from = k.fn.lexNext();
     // The kernel's view of the whole memory: a view per chunk would be an allocation per file.
     visit?.(k.u32, recordsAt / 4, count, lines + 1);
