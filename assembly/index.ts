@@ -20,7 +20,7 @@ import {
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
 import { bestRule, mapKeyGates, verdictOf } from './match';
-export { keyFilterCount } from './match';
+export { keyFilterCount, linearEarlyWildcards } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { directiveNamed, initLexBytes, lexResume } from './lex';
 import { initGroups } from './groups';

@@ -62,8 +62,8 @@ function sameVerdicts(a, b) {
 }
 
 /**
- * A matcher's first checks, at least LINEAR_CHECKS (16) of URLs under 64 chars, are answered by
- * its linear table (src/matcher.ts): verdicts for the first LINEAR_MATCHERS * LINEAR_URLS of
+ * A matcher's first checks, at least 160 of URLs under 64 chars, are answered by its linear
+ * table (linearBudget in src/matcher.ts): verdicts for the first LINEAR_MATCHERS * LINEAR_URLS of
  * `urls` from fresh matchers, LINEAR_URLS each, linear as long as the URLs are short (each
  * parses the file again: more would cost the run most of its time).
  */

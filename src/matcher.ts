@@ -57,37 +57,64 @@ class TableImage implements TableSource {
 }
 
 /**
- * A matcher answers from its linear table (FLAG_LINEAR) until its checks' work passes a
- * budget, about where compiling the full table at once would have repaid itself, and then
- * compiles the full one. A linear check tries each rule, and a rule's match may run the length
- * of the path, so a check's work is counted as rules x (1 + url length / LINEAR_URL_STEP)
- * (linearWork). The budget (linearBudget) is LINEAR_CHECKS such checks of short URLs, plus
- * LINEAR_BASE_WORK for the full compile's fixed cost, which a file of few rules repays slowly.
- * A check of more than MAX_LINEAR_WORK (many rules, a long URL: what a hostile file and its
- * links can make) is never linear.
+ * A matcher answers from its linear table (FLAG_LINEAR) until what the linear table has cost
+ * beyond what the full one would have reaches what compiling the full one costs, and then
+ * compiles the full one: so a matcher never pays more than twice the cheaper of the two
+ * choices, whatever its use, and a matcher of few checks pays no compile it cannot repay.
+ *
+ * Costs are counted in linear work, a unit being one rule tried by a linear check:
+ * - a linear check tries every rule, but the literal heads refuse most of them in one
+ *   comparison, so a check of up to LINEAR_FREE_RULES rules on a short URL costs what a full
+ *   check costs (the trie walk has fixed costs of its own); a rule with a wildcard near its
+ *   start (linearEarlyWildcards in the kernel) is matched against most paths, and counts as
+ *   EARLY_WILDCARD_TRIES rules; a rule's match may run the length of the path, so every
+ *   LINEAR_URL_STEP chars of URL count as the rules tried again; so the work of a batch
+ *   follows from its URLs' count and total length (linearBatchWork);
+ * - compiling the full table costs FULL_COMPILE_WORK plus FULL_COMPILE_RULE_WORK a rule
+ *   (linearBudget);
+ * - making the linear table again, after another matcher's took the linear area, costs
+ *   REMAKE_WORK plus REMAKE_RULE_WORK a rule (linearRemakeWork).
+ * The ratios between them are the frontier bench's (bench/README.md). A check of more than
+ * MAX_LINEAR_WORK (many rules, a long URL: what a hostile file and its links can make) is
+ * never linear.
  */
-export const LINEAR_CHECKS = 16;
+export const LINEAR_FREE_RULES = 6;
+export const EARLY_WILDCARD_TRIES = 15;
 const LINEAR_URL_STEP = 64;
-const LINEAR_BASE_WORK = 256;
+const FULL_COMPILE_WORK = 1280;
+const FULL_COMPILE_RULE_WORK = 320;
+const REMAKE_WORK = 256;
+const REMAKE_RULE_WORK = 80;
 const MAX_LINEAR_WORK = 256 * 33;
 
-/** The work a linear check of a URL of `length` chars does with `rules` rules, Infinity past MAX_LINEAR_WORK (see LINEAR_CHECKS). */
-export function linearWork(rules: number, length: number): number {
-  const work = rules * (1 + Math.floor(length / LINEAR_URL_STEP));
-  return work > MAX_LINEAR_WORK ? Infinity : work;
-}
-
 /**
- * The linear work a matcher is charged for making its linear table again (another matcher's
- * took the linear area): about what a few linear checks cost.
+ * The linear work checking `count` URLs of `units` chars in all, the longest `longest`, costs
+ * beyond full checks, for a table whose checks try `tries` rules (linearTries); Infinity when
+ * a check of the longest passes MAX_LINEAR_WORK (see LINEAR_FREE_RULES).
  */
-function linearRemakeWork(rules: number): number {
-  return 4 * rules + 64;
+export function linearBatchWork(tries: number, count: number, units: number, longest: number): number {
+  if (tries * (1 + longest / LINEAR_URL_STEP) > MAX_LINEAR_WORK) return Infinity;
+  return Math.max(0, tries - LINEAR_FREE_RULES) * (count + units / LINEAR_URL_STEP);
 }
 
-/** The linear work a matcher of `rules` rules does before it compiles the full table (see LINEAR_CHECKS). */
+/** linearBatchWork of one URL of `length` chars. */
+export function linearWork(tries: number, length: number): number {
+  return linearBatchWork(tries, 1, length, length);
+}
+
+/** The rules a check of a linear table of `rules` rules, `early` of them with an early wildcard, tries (see LINEAR_FREE_RULES). */
+export function linearTries(rules: number, early: number): number {
+  return rules + (EARLY_WILDCARD_TRIES - 1) * early;
+}
+
+/** The linear work of making a linear table of `rules` rules again (see LINEAR_FREE_RULES). */
+function linearRemakeWork(rules: number): number {
+  return REMAKE_WORK + REMAKE_RULE_WORK * rules;
+}
+
+/** The linear work a matcher of `rules` rules does before it compiles the full table: that compile's cost (see LINEAR_FREE_RULES). */
 export function linearBudget(rules: number): number {
-  return rules * LINEAR_CHECKS + LINEAR_BASE_WORK;
+  return FULL_COMPILE_WORK + FULL_COMPILE_RULE_WORK * rules;
 }
 
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
@@ -127,10 +154,12 @@ export class Matcher {
   #size: number;
   /** Linear work the linear table may still do (linearBudget); Infinity once the table is the full one. */
   #linearLeft: number;
-  /** Rules the linear table tries per check (0 once the table is the full one). */
-  #linearRules: number;
+  /** Rules a check of the linear table tries (linearTries); 0 once the table is the full one. */
+  #linearTries: number;
   /** What the table is made from; undefined once disposed. */
   #source: TableSource | undefined;
+  /** Whether the source has no rules: every URL is allowed, and verdicts need no table. */
+  readonly #allowsAll: boolean;
   #onDispose: (() => void)[] | undefined;
 
   static {
@@ -149,8 +178,10 @@ export class Matcher {
   /** `ptr`: the table source built, or 0 to build it at its first use. */
   private constructor(source: TableSource, ptr: number) {
     this.#source = source;
-    this.#linearRules = source.linear === true ? source.rules ?? 0 : 0;
-    this.#linearLeft = source.linear === true ? linearBudget(this.#linearRules) : Infinity;
+    this.#allowsAll = source.rules === 0;
+    // Until the linear table is made (and its early wildcards counted), every rule counts once.
+    this.#linearTries = source.linear === true ? source.rules ?? 0 : 0;
+    this.#linearLeft = source.linear === true ? linearBudget(this.#linearTries) : Infinity;
     this.#size = 0;
     if (ptr !== 0) {
       this.#size = kernel().fn.tableSize(ptr) >>> 0;
@@ -184,21 +215,22 @@ export class Matcher {
 
   /** Makes the linear table in the linear area; making it again counts as linear work. */
   #linearTable(): number {
-    const source = this.#source;
-    if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');
-    if (this.#size !== 0) {
-      this.#charge(linearRemakeWork(this.#linearRules));
+    const source = this.#liveSource();
+    const made = this.#size !== 0;
+    if (made) {
+      this.#charge(linearRemakeWork(source.rules ?? 0));
       if (this.#linearLeft === Infinity) return this.#table();
     }
     const ptr = source.build(linearArea);
     linearArea.owner = this.#block;
-    this.#size = kernel().fn.tableSize(ptr) >>> 0;
+    const k = kernel();
+    this.#size = k.fn.tableSize(ptr) >>> 0;
+    if (!made && this.#linearTries !== 0) this.#linearTries = linearTries(this.#linearTries, k.fn.linearEarlyWildcards(ptr));
     return ptr;
   }
 
   #resume(): number {
-    const source = this.#source;
-    if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');
+    const source = this.#liveSource();
     const block = this.#block;
     if (block.ptr === 0) {
       admit(block, source.build(), this);
@@ -209,27 +241,36 @@ export class Matcher {
     return block.ptr;
   }
 
-  /** Counts `work` more linear work (see LINEAR_CHECKS): past the budget, the full table replaces the linear one. */
+  #liveSource(): TableSource {
+    const source = this.#source;
+    if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');
+    return source;
+  }
+
+  /** Counts `work` more linear work (see LINEAR_FREE_RULES): past the budget, the full table replaces the linear one. */
   #charge(work: number): void {
     if ((this.#linearLeft -= work) < 0) this.#upgrade();
   }
 
-  /** The linear work of checking urls[from, to), summed until it passes the budget. */
-  #urlsWork(urls: readonly string[], from: number, to: number): number {
-    const rules = this.#linearRules;
-    let work = 0;
-    for (let i = from; i < to && work <= this.#linearLeft; i++) {
-      const url = urls[i];
-      work += linearWork(rules, typeof url === 'string' ? url.length : 0);
+  /**
+   * Counts the linear work of checking `count` URLs of `units` chars in all, the longest
+   * `longest` (linearBatchWork). At the first check the linear table is made first, so that its
+   * early wildcards count, unless its rules alone already make the check too large for it.
+   */
+  #chargeChecks(count: number, units: number, longest: number): void {
+    let work = linearBatchWork(this.#linearTries, count, units, longest);
+    if (this.#size === 0 && work !== Infinity) {
+      this.#table();
+      work = linearBatchWork(this.#linearTries, count, units, longest);
     }
-    return work;
+    this.#charge(work);
   }
 
   /** Drops the linear table: the next #table() makes the full one, as after an eviction. */
   #upgrade(): void {
     if (this.#linearLeft === Infinity && this.#source?.linear !== true) return;
     this.#linearLeft = Infinity;
-    this.#linearRules = 0;
+    this.#linearTries = 0;
     if (linearArea.owner === this.#block) linearArea.owner = null;
     const source = this.#source;
     if (source === undefined) return; // #table() says it was disposed
@@ -288,7 +329,11 @@ export class Matcher {
   /** checkOne of the kernel for `url`: the deciding rule's number, or with `verdict` 1 (allowed) or 0. */
   #checkOne(url: string, fetched: boolean, verdict: boolean): number {
     requireString(url, 'url');
-    if (this.#linearRules !== 0) this.#charge(linearWork(this.#linearRules, url.length));
+    if (verdict && this.#allowsAll) {
+      this.#liveSource();
+      return 1;
+    }
+    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, url.length);
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
     return kernel().checkUrl(table, url, fetched, verdict);
@@ -315,10 +360,16 @@ export class Matcher {
     return out;
   }
 
+  /** checkMany for urls[from, to) of a matcher without rules: each one allowed, once known to be a string. */
+  #allowRange(urls: readonly string[], from: number, to: number, out: Uint8Array): void {
+    this.#liveSource();
+    for (let i = from; i < to; i++) requireString(urls[i], 'url');
+    out.fill(1, from, to);
+  }
+
   /** checkMany for urls[from, to), with the verdicts written to out[from, to). */
   #checkRangeInto(urls: readonly string[], from: number, to: number, out: Uint8Array, fetched: boolean): void {
-    if (this.#linearRules !== 0) this.#charge(this.#urlsWork(urls, from, to));
-    const table = this.#table();
+    if (this.#allowsAll) return this.#allowRange(urls, from, to, out);
     const k = kernel();
     const batch = batchArea();
     let i = from;
@@ -330,7 +381,10 @@ export class Matcher {
         i++;
         continue;
       }
-      k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt);
+      // Charged by the batch, whose length fill() summed: a pass over the URLs for it would
+      // cost a fair part of checking them.
+      if (this.#linearTries !== 0) this.#chargeChecks(count, batch.filledUnits, batch.longestUnits);
+      k.fn.checkSpans(this.#table(), batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt);
       copyVerdicts(k.u8, batch.outAt, count, out, i);
       i += count;
     }
@@ -354,7 +408,10 @@ export class Matcher {
   /** checkLines by chunks: each chunk's output goes to `sink` as a view of kernel memory. */
   #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
-    if (this.#linearRules !== 0) this.#charge(linesWork(bytes, this.#linearRules, this.#linearLeft));
+    if (this.#linearTries !== 0) {
+      const { count, units, longest } = linesShape(bytes);
+      this.#chargeChecks(count, units, longest);
+    }
     let table = this.#table();
     const k = kernel();
     let disallowed = 0;
@@ -389,17 +446,19 @@ function copyVerdicts(memory: Uint8Array, at: number, count: number, out: Uint8A
   else for (let j = 0; j < count; j++) out[to + j] = memory[at + j];
 }
 
-/** The linear work of checking the lines of `bytes` (a final one without a line end counts), summed until it passes `most`. */
-function linesWork(bytes: Uint8Array, rules: number, most: number): number {
-  let work = 0;
-  let at = 0;
-  while (at < bytes.length && work <= most) {
+/** How many lines `bytes` holds (a final one without a line end counts), their bytes in all without the line ends, and the longest's. */
+function linesShape(bytes: Uint8Array): { count: number; units: number; longest: number } {
+  let count = 0;
+  let units = 0;
+  let longest = 0;
+  for (let at = 0; at < bytes.length; count++) {
     let end = bytes.indexOf(10, at);
     if (end < 0) end = bytes.length;
-    work += linearWork(rules, end - at);
+    units += end - at;
+    longest = Math.max(longest, end - at);
     at = end + 1;
   }
-  return work;
+  return { count, units, longest };
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.

@@ -5,7 +5,7 @@
 // generated URLs in both modes, and hold the upgrade to leaving answers and images unchanged.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
-import { linearBudget, linearWork } from '../src/matcher.js';
+import { EARLY_WILDCARD_TRIES, LINEAR_FREE_RULES, compiledRule, heldTableBytes, linearBudget, linearTries, linearWork } from '../src/matcher.js';
 import { FLAG_LINEAR } from '../src/wasm/abi.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import { corpusFiles } from './support/fixtures.js';
@@ -30,21 +30,30 @@ function agentRules(robots: RobotsTxt, agent: string): number {
   return robots.groups.filter((g) => lines.includes(g.line)).reduce((sum, g) => sum + g.rules.length, 0);
 }
 
+/** The compiled rules of a linear matcher with a '*' in their first 3 bytes, read from its table (making it counts no check). */
+function earlyWildcards(matcher: Matcher): number {
+  let early = 0;
+  for (let r = 0; r < matcher.ruleCount; r++) if (compiledRule(matcher, r).pattern.slice(0, 3).includes('*')) early++;
+  return early;
+}
+
 /** explain() of each URL by fresh (linear) matchers, as many URLs each as its linear budget allows. */
 function linearExplanations(body: Uint8Array | string, mode: Mode, agent: string, urls: readonly string[]) {
   const out = [];
   for (let i = 0; i < urls.length; ) {
     const robots = RobotsTxt.parse(body, { mode, maxBytes: Infinity });
     const rules = agentRules(robots, agent);
+    const matcher = robots.matcher(agent);
+    const tries = linearTries(rules, earlyWildcards(matcher));
     let end = i;
-    for (let work = 0; end < urls.length && work + linearWork(rules, urls[end].length) <= linearBudget(rules); end++) work += linearWork(rules, urls[end].length);
+    for (let work = 0; end < urls.length && work + linearWork(tries, urls[end].length) <= linearBudget(rules); end++) work += linearWork(tries, urls[end].length);
     // A URL too long to be checked linearly is left to the full table.
     if (end === i) {
+      robots.dispose();
       out.push(fullExplanations(body, mode, agent, [urls[i]])[0]);
       i++;
       continue;
     }
-    const matcher = robots.matcher(agent);
     const linearBytes = matcher.byteLength;
     for (const url of urls.slice(i, end)) out.push(matcher.explain(url));
     // Still the linear table: the checks above did not cross the threshold.
@@ -102,46 +111,101 @@ describe('linear tables', () => {
     }
   });
 
-  it('a matcher upgrades past its linear budget, and its verdicts do not change', () => {
-    const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nAllow: /index.html\n';
-    // URLs of fewer than 64 chars: each check's work is the 4 rules.
-    expect(linearBudget(4) / 4).toBe(80);
-    const urls = Array.from({ length: 80 }, (_, i) => ['/private', '/private/ok', '/a.pdf', '/x', '/', '/private/ok/x'][i % 6] + (i >= 6 ? `?${i}` : ''));
+  /** A file of `n` rules for every agent, each deciding some of the URLs below. */
+  const manyRules = (n: number) => `User-agent: *\n${Array.from({ length: n }, (_, i) => `${i % 3 === 0 ? 'Allow' : 'Disallow'}: /p${i}${i % 4 === 0 ? '$' : ''}`).join('\n')}\n`;
+
+  it('a matcher upgrades once its linear checks cost what the full compile does, and its verdicts do not change', () => {
+    // 20 rules: a check tries 14 more than the free ones, and again for each 64 chars of URL.
+    expect(linearWork(20, 0)).toBe(14);
+    expect(linearWork(20, 32)).toBe(21);
+    expect(linearBudget(20)).toBe(7680);
+    // URLs of 8 chars each.
+    const urls = Array.from({ length: 1000 }, (_, i) => `/p${i % 24}`.padEnd(4, '/') + `?${String(i).padStart(3, '0')}`);
+    const linearChecks = Math.floor(7680 / linearWork(20, 8));
     for (const mode of MODES) {
-      const robots = RobotsTxt.parse(body, { mode });
+      const robots = RobotsTxt.parse(manyRules(20), { mode });
       const matcher = robots.matcher('Bot');
       const linearBytes = matcher.byteLength;
-      const before = urls.map((url) => matcher.explain(url));
+      const before = urls.slice(0, linearChecks).map((url) => matcher.explain(url));
       expect(matcher.byteLength).toBe(linearBytes);
-      const after = urls.map((url) => matcher.explain(url));
+      expect(matcher.explain(urls[linearChecks])).toEqual(fullExplanations(manyRules(20), mode, 'Bot', [urls[linearChecks]])[0]);
       // The threshold was crossed: the full table (a trie where the linear one has literal heads) is another size.
       expect(matcher.byteLength).not.toBe(linearBytes);
-      expect(after).toEqual(before);
-      expect(Array.from(matcher.checkMany(urls))).toEqual(before.map((e) => (e.allowed ? 1 : 0)));
+      expect(urls.slice(0, linearChecks).map((url) => matcher.explain(url))).toEqual(before);
+      expect(Array.from(matcher.checkMany(urls.slice(0, linearChecks)))).toEqual(before.map((e) => (e.allowed ? 1 : 0)));
       robots.dispose();
     }
   });
 
-  it('a batch past the budget upgrades first; checkLines counts its lines', () => {
-    const body = 'User-agent: *\nDisallow: /x\n';
-    const checks = linearBudget(1);
-    expect(checks).toBe(272);
+  it('a batch past the budget upgrades first; checkLines counts its lines; a long URL counts more', () => {
+    const body = manyRules(20);
+    const linearChecks = Math.floor(linearBudget(20) / linearWork(20, 2));
     const robots = RobotsTxt.parse(body);
     const few = robots.matcher('Bot');
     const linearBytes = few.byteLength;
-    few.checkLines(new TextEncoder().encode(Array(checks).fill('/x').join('\n')));
+    few.checkLines(new TextEncoder().encode(Array(linearChecks).fill('/x').join('\n')));
     expect(few.byteLength).toBe(linearBytes);
     few.checkLines(new TextEncoder().encode('/y'));
     expect(few.byteLength).toBeGreaterThan(linearBytes);
     const many = RobotsTxt.parse(body).matcher('Bot');
-    expect(Array.from(many.checkMany(Array(checks + 1).fill('/x')))).toEqual(Array(checks + 1).fill(0));
+    expect(Array.from(many.checkMany(Array(linearChecks + 1).fill('/p1')))).toEqual(Array(linearChecks + 1).fill(0));
     expect(many.byteLength).toBeGreaterThan(linearBytes);
-    // A long URL is more work: 5 of 255 chars spend what 20 short ones do.
+    // A URL of 256 chars tries each rule 5 times; a batch's work is the sum of its URLs'.
+    expect(linearWork(20, 256)).toBe(5 * linearWork(20, 0));
+    const shortAfterLong = Math.floor((linearBudget(20) - 5 * linearWork(20, 256)) / linearWork(20, 2));
     const long = RobotsTxt.parse(body).matcher('Bot');
-    long.checkMany([...Array(5).fill(`/${'y'.repeat(254)}`), ...Array(checks - 20).fill('/x')]);
+    long.checkMany([...Array(5).fill(`/${'y'.repeat(255)}`), ...Array(shortAfterLong).fill('/x')]);
     expect(long.byteLength).toBe(linearBytes);
     long.isAllowed('/x');
     expect(long.byteLength).toBeGreaterThan(linearBytes);
+  });
+
+  it('a file of few rules stays linear over any number of short checks, and upgrades once remaking its linear table adds up', () => {
+    expect(LINEAR_FREE_RULES).toBe(6);
+    const robots = RobotsTxt.parse(manyRules(6));
+    const matcher = robots.matcher('Bot');
+    const linearBytes = matcher.byteLength;
+    const urls = Array.from({ length: 100_000 }, (_, i) => `/p${i % 8}/${i}`);
+    const verdicts = matcher.checkMany(urls);
+    expect(matcher.byteLength).toBe(linearBytes);
+    // It held no table of its own: the thread's linear area is all it used.
+    expect(heldTableBytes(matcher)).toBe(0);
+    // Another matcher takes the linear area at each turn, so each check remakes the table:
+    // the remakes, 736 units each, pass the budget of 3,200 on the fifth.
+    const other = RobotsTxt.parse('User-agent: *\nDisallow: /other\n').matcher('Bot');
+    let turns = 0;
+    while (matcher.byteLength === linearBytes && turns < 20) {
+      expect(other.isAllowed('/other')).toBe(false);
+      expect(matcher.isAllowed('/p1')).toBe(false);
+      turns++;
+    }
+    expect(turns).toBe(5);
+    expect(heldTableBytes(matcher)).toBeGreaterThan(0);
+    expect(matcher.checkMany(urls)).toEqual(verdicts);
+    robots.dispose();
+  });
+
+  it('a rule with a wildcard near its start counts as many rules tried: such a file upgrades where one of plain rules stays linear', () => {
+    const plain = 'User-agent: *\nDisallow: /a\nDisallow: /b\nDisallow: /private\nAllow: /c\n';
+    const early = 'User-agent: *\nDisallow: /a\nDisallow: /b\nDisallow: /*.pdf$\nAllow: *private\n';
+    expect(linearTries(4, 2)).toBe(4 + 2 * (EARLY_WILDCARD_TRIES - 1));
+    // URLs of 12 chars each.
+    const checks = Math.floor(linearBudget(4) / linearWork(linearTries(4, 2), 12));
+    const urls = Array.from({ length: checks }, (_, i) => `/d${String(i).padStart(4, '0')}/x.pdf`);
+    const last = `/c${'z'.repeat(60)}`;
+    for (const mode of MODES) {
+      const stays = RobotsTxt.parse(plain, { mode }).matcher('Bot');
+      const upgrades = RobotsTxt.parse(early, { mode }).matcher('Bot');
+      const linearBytes = upgrades.byteLength;
+      expect(earlyWildcards(upgrades)).toBe(2);
+      expect(Array.from(upgrades.checkMany(urls))).toEqual(Array(checks).fill(0));
+      expect(upgrades.byteLength).toBe(linearBytes);
+      expect(upgrades.isAllowed(last)).toBe(true);
+      expect(upgrades.byteLength).not.toBe(linearBytes);
+      const plainBytes = stays.byteLength;
+      stays.checkMany([...urls, ...urls]);
+      expect(stays.byteLength).toBe(plainBytes);
+    }
   });
 
   it('toBytes writes the full table: the same image fresh as after many checks', () => {

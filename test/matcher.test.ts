@@ -424,4 +424,22 @@ describe('lifetime', () => {
     copy.dispose();
     expect(Array.from(matcher.checkMany(['/', '/x']))).toEqual([1, 1]);
   });
+
+  it('a matcher without rules answers as its table does, without the kernel: types and disposal still checked', () => {
+    // Rules for another agent only: Bot's matcher has none, and answers without a table.
+    const robots = RobotsTxt.parse('User-agent: Other\nDisallow: /\n');
+    const matcher = robots.matcher('Bot');
+    const urls = ['/', '/robots.txt', 'https://h.example/a/../b', '\\x\\..', '%zz', '', 'http://[::1', `/${'a'.repeat(200_000)}`, 'https://ex.com:99999/é?q#f'];
+    const image = Matcher.fromBytes(robots.matcher('Bot').toBytes());
+    expect(Array.from(matcher.checkMany(urls))).toEqual(Array.from(image.checkMany(urls)));
+    expect(urls.map((url) => matcher.isAllowed(url))).toEqual(urls.map((url) => image.isAllowed(url)));
+    expect(urls.every((url) => matcher.isAllowed(url))).toBe(true);
+    expect(() => matcher.checkMany(['/', 7 as unknown as string])).toThrow(TypeError);
+    expect(() => matcher.isAllowed(null as unknown as string)).toThrow(TypeError);
+    matcher.dispose();
+    expect(() => matcher.checkMany(['/'])).toThrow(/disposed/);
+    expect(() => matcher.isAllowed('/')).toThrow(/disposed/);
+    image.dispose();
+    robots.dispose();
+  });
 });

@@ -58,6 +58,8 @@ export interface KernelExports {
   /** 1 RFC mode, 0 google mode. */
   tableMode(table: number): number;
   tableRuleCount(table: number): number;
+  /** Rules of a linear table (FLAG_LINEAR) with a wildcard near their start. */
+  linearEarlyWildcards(table: number): number;
   ruleLine(table: number, r: number): number;
   /** RULE_KIND_* bits (src/wasm/abi.ts). */
   ruleKind(table: number, r: number): number;
