@@ -584,10 +584,12 @@ function firstMatching(table: usize, path: usize, len: i32): u32 {
   const first = load<u64>(path);
   for (let r: u32 = 0; r < count; r++) {
     const head = heads + <usize>r * LINEAR_HEAD_SIZE;
-    if ((first & load<u64>(head + LINEAR_HEAD_MASK)) != load<u64>(head + LINEAR_HEAD_BYTES)) continue;
+    const mask = load<u64>(head + LINEAR_HEAD_MASK);
+    if ((first & mask) != load<u64>(head + LINEAR_HEAD_BYTES)) continue;
     const pat = patternStart(table, rules, r);
     const patLen = <i32>(patternEnd(table, rules, r) - pat);
-    if (ruleMatches(pat, patLen, path, len)) return r;
+    // A head that is the whole pattern, all literal, matched it if the path is that long.
+    if (<i32>popcnt(mask) == patLen << 3 ? patLen <= len : ruleMatches(pat, patLen, path, len)) return r;
   }
   return NO_RULE;
 }

@@ -143,7 +143,7 @@ function printShape(result: ShapeResult): void {
     }));
   console.log(`\nEvery figure is the median over ${result.speedRatios.length} round(s) that ran both contenders; the speed ratio is the median of each round's (${result.speedRatios.map((r) => r.toFixed(2)).join(', ')}).`);
   const perHost = (bytes: number) => Math.round(bytes / m0.hosts).toLocaleString('en');
-  console.log(`robots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use, ${perHost(m0.memory.tableBytes)} of them compiled tables; robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
+  console.log(`robots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use (the table a host's matcher answers from is ${perHost(m0.memory.tableBytes)} bytes, held only when it is the full one: a linear one is made again when used); robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
   console.log(`robots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkMany equals its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
 }
 

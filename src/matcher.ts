@@ -74,7 +74,8 @@ class TableImage implements TableSource {
  *   (linearBudget);
  * - making the linear table again, after another matcher's took the linear area, costs
  *   REMAKE_WORK plus REMAKE_RULE_WORK a rule (linearRemakeWork).
- * The ratios between them are the frontier bench's (bench/README.md). A check of more than
+ * The ratios between them were measured on the files of the frontier bench (bench/README.md,
+ * "Linear or full table"). A check of more than
  * MAX_LINEAR_WORK (many rules, a long URL: what a hostile file and its links can make) is
  * never linear.
  */
@@ -116,6 +117,9 @@ function linearRemakeWork(rules: number): number {
 export function linearBudget(rules: number): number {
   return FULL_COMPILE_WORK + FULL_COMPILE_RULE_WORK * rules;
 }
+
+/** checkLines of more bytes than this makes the full table first. */
+export const LINES_LINEAR_BYTES = 4096;
 
 // checkLines copies its input into WASM memory this many bytes at a time, so memory stays
 // bounded whatever the input size.
@@ -409,8 +413,10 @@ export class Matcher {
   #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
     if (this.#linearTries !== 0) {
-      const { count, units, longest } = linesShape(bytes);
-      this.#chargeChecks(count, units, longest);
+      // Past LINES_LINEAR_BYTES the full compile is small beside checking the lines, and
+      // counting them for the linear work would cost a fair part of checking them.
+      if (bytes.length > LINES_LINEAR_BYTES) this.#upgrade();
+      else this.#chargeChecks(...linesShape(bytes));
     }
     let table = this.#table();
     const k = kernel();
@@ -447,7 +453,7 @@ function copyVerdicts(memory: Uint8Array, at: number, count: number, out: Uint8A
 }
 
 /** How many lines `bytes` holds (a final one without a line end counts), their bytes in all without the line ends, and the longest's. */
-function linesShape(bytes: Uint8Array): { count: number; units: number; longest: number } {
+function linesShape(bytes: Uint8Array): [count: number, units: number, longest: number] {
   let count = 0;
   let units = 0;
   let longest = 0;
@@ -458,7 +464,7 @@ function linesShape(bytes: Uint8Array): { count: number; units: number; longest:
     longest = Math.max(longest, end - at);
     at = end + 1;
   }
-  return { count, units, longest };
+  return [count, units, longest];
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.

@@ -5,7 +5,7 @@
 // generated URLs in both modes, and hold the upgrade to leaving answers and images unchanged.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
-import { EARLY_WILDCARD_TRIES, LINEAR_FREE_RULES, compiledRule, heldTableBytes, linearBudget, linearTries, linearWork } from '../src/matcher.js';
+import { EARLY_WILDCARD_TRIES, LINEAR_FREE_RULES, LINES_LINEAR_BYTES, compiledRule, heldTableBytes, linearBudget, linearTries, linearWork } from '../src/matcher.js';
 import { FLAG_LINEAR } from '../src/wasm/abi.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import { corpusFiles } from './support/fixtures.js';
@@ -182,6 +182,23 @@ describe('linear tables', () => {
     expect(turns).toBe(5);
     expect(heldTableBytes(matcher)).toBeGreaterThan(0);
     expect(matcher.checkMany(urls)).toEqual(verdicts);
+    robots.dispose();
+  });
+
+  it('checkLines of more than LINES_LINEAR_BYTES makes the full table first, with the same verdicts', () => {
+    const body = manyRules(3);
+    const urls = Array.from({ length: 1000 }, (_, i) => `/p${i % 5}${i % 3 === 0 ? '' : `/${i}`}`);
+    const text = new TextEncoder().encode(urls.join('\n'));
+    expect(text.length).toBeGreaterThan(LINES_LINEAR_BYTES);
+    const expected = fullExplanations(body, 'google', 'Bot', urls).map((e) => (e.allowed ? 1 : 0));
+    const robots = RobotsTxt.parse(body);
+    const matcher = robots.matcher('Bot');
+    const linearBytes = matcher.byteLength;
+    expect(Array.from(matcher.checkLines(text.subarray(0, text.indexOf(10, 2000))))).toEqual(expected.slice(0, urls.join('\n').slice(0, text.indexOf(10, 2000)).split('\n').length));
+    expect(matcher.byteLength).toBe(linearBytes);
+    expect(Array.from(matcher.checkLines(text))).toEqual(expected);
+    expect(matcher.byteLength).not.toBe(linearBytes);
+    expect(heldTableBytes(matcher)).toBeGreaterThan(0);
     robots.dispose();
   });
 
