@@ -3,7 +3,8 @@
 // (bench/frontier.ts, bench/frontier.json) and the fleet group (bench/fleet.ts,
 // bench/fleet.json). `npm run bench -- adversarial` runs the adversarial inputs instead
 // (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench -- frontier
-// [--corpus DIR]` the frontier group alone, `npm run bench -- fleet` the fleet group alone.
+// [--corpus DIR]` the frontier group alone, `npm run bench -- fleet` the fleet group alone,
+// `npm run bench -- linear [--corpus DIR]` the costs behind the linear budget (bench/linear-cost.ts).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -417,6 +418,13 @@ async function main(): Promise<void> {
   if (process.argv.includes('fleet')) {
     console.log(`robots-wasm fleet benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
     await runFleetGroup({ quick });
+    return;
+  }
+  if (process.argv.includes('linear')) {
+    console.log(`robots-wasm linear budget costs; ${onMachine}`);
+    // Loaded only here: it runs the library's sources, a second copy beside the package's.
+    const { runLinearCostGroup } = await import('./linear-cost.js');
+    runLinearCostGroup(corpusArgs(process.argv));
     return;
   }
   console.log(`robots-wasm benchmark${quick ? ' (--quick)' : ''}: ${URL_COUNT.toLocaleString('en')} URLs per file; ${onMachine}\n`);

@@ -74,13 +74,14 @@ class TableImage implements TableSource {
  *   (linearBudget);
  * - making the linear table again, after another matcher's took the linear area, costs
  *   REMAKE_WORK plus REMAKE_RULE_WORK a rule (linearRemakeWork).
- * The ratios between them were measured on the files of the frontier bench (bench/README.md,
- * "Linear or full table"). A check of more than
+ * Their ratios are those `npm run bench -- linear` measures on real files (bench/README.md,
+ * "Linear budget"), which also compares the checks the budget allows with those that repay
+ * the full compile. A check of more than
  * MAX_LINEAR_WORK (many rules, a long URL: what a hostile file and its links can make) is
  * never linear.
  */
 export const LINEAR_FREE_RULES = 6;
-export const EARLY_WILDCARD_TRIES = 15;
+export const EARLY_WILDCARD_TRIES = 8;
 const LINEAR_URL_STEP = 64;
 const FULL_COMPILE_WORK = 1280;
 const FULL_COMPILE_RULE_WORK = 320;
@@ -143,6 +144,7 @@ interface Internal {
   linesTo(matcher: Matcher, bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number;
   whenDisposed(matcher: Matcher, hook: () => void): void;
   heldBytes(matcher: Matcher): number;
+  linearTries(matcher: Matcher): number;
 }
 
 let internal: Internal;
@@ -176,6 +178,7 @@ export class Matcher {
       linesTo: (matcher, bytes, mode, sink) => matcher.#linesTo(bytes, mode, sink),
       whenDisposed: (matcher, hook) => (matcher.#onDispose ??= []).push(hook),
       heldBytes: (matcher) => matcher.#block.bytes,
+      linearTries: (matcher) => matcher.#linearTries,
     };
   }
 
@@ -468,6 +471,11 @@ function linesShape(bytes: Uint8Array): [count: number, units: number, longest: 
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.
+
+/** The rules a check of the matcher's linear table tries (linearTries; its early wildcards counted once it is made), 0 once its table is the full one. */
+export function linearTriesOf(matcher: Matcher): number {
+  return internal.linearTries(matcher);
+}
 
 /** Bytes of WebAssembly memory the matcher's table holds: its resident full table's, 0 for a linear one (the linear area's) or an evicted one. */
 export function heldTableBytes(matcher: Matcher): number {
