@@ -76,9 +76,8 @@ class TableImage implements TableSource {
  *   REMAKE_WORK plus REMAKE_RULE_WORK a rule (linearRemakeWork).
  * Their ratios are those `npm run bench -- linear` measures on real files (bench/README.md,
  * "Linear budget"), which also compares the checks the budget allows with those that repay
- * the full compile. A check of more than
- * MAX_LINEAR_WORK (many rules, a long URL: what a hostile file and its links can make) is
- * never linear.
+ * the full compile. A check of more than MAX_LINEAR_WORK (many rules, a long URL: what a
+ * hostile file and its links can make) is never linear.
  */
 export const LINEAR_FREE_RULES = 6;
 export const EARLY_WILDCARD_TRIES = 8;
@@ -248,6 +247,7 @@ export class Matcher {
     return block.ptr;
   }
 
+  /** The table source; throws once the matcher is disposed. */
   #liveSource(): TableSource {
     const source = this.#source;
     if (source === undefined) throw new Error('robots-wasm: this matcher was disposed');

@@ -28,7 +28,7 @@ export interface TableSource {
   build(place?: TablePlace): number;
   /** Whether build() makes a linear table (FLAG_LINEAR) now; absent: never. */
   readonly linear?: boolean;
-  /** The rules a linear table of it tries per check. */
+  /** Its rules, the index.htm variants of google mode left out (0: every URL is allowed). */
   readonly rules?: number;
   /** Makes build() make the full table from now on. */
   upgrade?(): void;
