@@ -15,7 +15,7 @@ import {
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { batchArea, type PackedUrls } from './wasm/batch.js';
+import { batchArea, LONG_URL_UNITS, type PackedUrls } from './wasm/batch.js';
 import { kernel } from './wasm/kernel.js';
 import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
@@ -68,8 +68,9 @@ class TableImage implements TableSource {
  *   check costs (the trie walk has fixed costs of its own); a rule with a wildcard near its
  *   start (linearEarlyWildcards in the kernel) is matched against most paths, and counts as
  *   EARLY_WILDCARD_TRIES rules; a rule's match may run the length of the path, so every
- *   LINEAR_URL_STEP chars of URL count as the rules tried again; so the work of a batch
- *   follows from its URLs' count and total length (linearBatchWork);
+ *   LINEAR_URL_STEP chars of URL count as the rules tried again, and past LONG_URL_UNITS
+ *   chars the free rules too; so the work of a batch follows from its URLs' count and
+ *   lengths in all (linearBatchWork);
  * - compiling the full table costs FULL_COMPILE_WORK plus FULL_COMPILE_RULE_WORK a rule
  *   (linearBudget);
  * - making the linear table again, after another matcher's took the linear area, costs
@@ -89,18 +90,20 @@ const REMAKE_RULE_WORK = 80;
 const MAX_LINEAR_WORK = 256 * 33;
 
 /**
- * The linear work checking `count` URLs of `units` chars in all, the longest `longest`, costs
- * beyond full checks, for a table whose checks try `tries` rules (linearTries); Infinity when
- * a check of the longest passes MAX_LINEAR_WORK (see LINEAR_FREE_RULES).
+ * The linear work checking `count` URLs of `units` chars in all, `longUnits` of them past
+ * LONG_URL_UNITS in each URL and the longest `longest`, costs beyond full checks, for a table
+ * whose checks try `tries` rules (linearTries); Infinity when a check of the longest passes
+ * MAX_LINEAR_WORK (see LINEAR_FREE_RULES).
  */
-export function linearBatchWork(tries: number, count: number, units: number, longest: number): number {
+export function linearBatchWork(tries: number, count: number, units: number, longUnits: number, longest: number): number {
   if (tries * (1 + longest / LINEAR_URL_STEP) > MAX_LINEAR_WORK) return Infinity;
-  return Math.max(0, tries - LINEAR_FREE_RULES) * (count + units / LINEAR_URL_STEP);
+  const free = Math.min(tries, LINEAR_FREE_RULES);
+  return ((tries - free) * (count + units / LINEAR_URL_STEP)) + (free * longUnits) / LINEAR_URL_STEP;
 }
 
 /** linearBatchWork of one URL of `length` chars. */
 export function linearWork(tries: number, length: number): number {
-  return linearBatchWork(tries, 1, length, length);
+  return linearBatchWork(tries, 1, length, Math.max(0, length - LONG_URL_UNITS), length);
 }
 
 /** The rules a check of a linear table of `rules` rules, `early` of them with an early wildcard, tries (see LINEAR_FREE_RULES). */
@@ -260,15 +263,15 @@ export class Matcher {
   }
 
   /**
-   * Counts the linear work of checking `count` URLs of `units` chars in all, the longest
-   * `longest` (linearBatchWork). At the first check the linear table is made first, so that its
-   * early wildcards count, unless its rules alone already make the check too large for it.
+   * Counts the linear work of checking `count` URLs of `units` chars (linearBatchWork). At the
+   * first check the linear table is made first, so that its early wildcards count, unless its
+   * rules alone already make the check too large for it.
    */
-  #chargeChecks(count: number, units: number, longest: number): void {
-    let work = linearBatchWork(this.#linearTries, count, units, longest);
+  #chargeChecks(count: number, units: number, longUnits: number, longest: number): void {
+    let work = linearBatchWork(this.#linearTries, count, units, longUnits, longest);
     if (this.#size === 0 && work !== Infinity) {
       this.#table();
-      work = linearBatchWork(this.#linearTries, count, units, longest);
+      work = linearBatchWork(this.#linearTries, count, units, longUnits, longest);
     }
     this.#charge(work);
   }
@@ -340,7 +343,7 @@ export class Matcher {
       this.#liveSource();
       return 1;
     }
-    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, url.length);
+    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, Math.max(0, url.length - LONG_URL_UNITS), url.length);
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
     return kernel().checkUrl(table, url, fetched, verdict);
@@ -390,7 +393,7 @@ export class Matcher {
       }
       // Charged by the batch, whose length fill() summed: a pass over the URLs for it would
       // cost a fair part of checking them.
-      if (this.#linearTries !== 0) this.#chargeChecks(count, batch.filledUnits, batch.longestUnits);
+      if (this.#linearTries !== 0) this.#chargeChecks(count, batch.filledUnits, batch.filledLongUnits, batch.longestUnits);
       k.fn.checkSpans(this.#table(), batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt);
       copyVerdicts(k.u8, batch.outAt, count, out, i);
       i += count;
@@ -455,19 +458,25 @@ function copyVerdicts(memory: Uint8Array, at: number, count: number, out: Uint8A
   else for (let j = 0; j < count; j++) out[to + j] = memory[at + j];
 }
 
-/** How many lines `bytes` holds (a final one without a line end counts), their bytes in all without the line ends, and the longest's. */
-function linesShape(bytes: Uint8Array): [count: number, units: number, longest: number] {
+/**
+ * How many lines `bytes` holds (a final one without a line end counts), their bytes without
+ * the line ends in all and past LONG_URL_UNITS in each, and the longest's (as #chargeChecks
+ * takes them).
+ */
+function linesShape(bytes: Uint8Array): [count: number, units: number, longUnits: number, longest: number] {
   let count = 0;
   let units = 0;
+  let longUnits = 0;
   let longest = 0;
   for (let at = 0; at < bytes.length; count++) {
     let end = bytes.indexOf(10, at);
     if (end < 0) end = bytes.length;
     units += end - at;
+    longUnits += Math.max(0, end - at - LONG_URL_UNITS);
     longest = Math.max(longest, end - at);
     at = end + 1;
   }
-  return [count, units, longest];
+  return [count, units, longUnits, longest];
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.

@@ -5,6 +5,7 @@
 // generated URLs in both modes, and hold the upgrade to leaving answers and images unchanged.
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
+import { LONG_URL_UNITS } from '../src/wasm/batch.js';
 import { EARLY_WILDCARD_TRIES, LINEAR_FREE_RULES, LINES_LINEAR_BYTES, compiledRule, heldTableBytes, linearBudget, linearTries, linearWork } from '../src/matcher.js';
 import { FLAG_LINEAR } from '../src/wasm/abi.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
@@ -182,6 +183,32 @@ describe('linear tables', () => {
     expect(turns).toBe(5);
     expect(heldTableBytes(matcher)).toBeGreaterThan(0);
     expect(matcher.checkMany(urls)).toEqual(verdicts);
+    robots.dispose();
+  });
+
+  it('a file of few rules pays for long URLs: checks past LONG_URL_UNITS count, one by one or in a batch', () => {
+    // Wildcards past the first bytes: each is matched over the whole of a long path.
+    const body = 'User-agent: *\nDisallow: /abc*x*y*z\nDisallow: /abd*q$\nAllow: /abe*r*s\n';
+    expect(linearWork(3, LONG_URL_UNITS)).toBe(0);
+    expect(linearWork(3, LONG_URL_UNITS + 640)).toBe(30);
+    const long = `/abc${'w'.repeat(60_000)}xyz`;
+    for (const checks of [(m: Matcher) => m.isAllowed(long), (m: Matcher) => m.checkMany([long, '/abc']), (m: Matcher) => m.checkLines(new TextEncoder().encode(`${long}\n/abc`))]) {
+      const robots = RobotsTxt.parse(body);
+      const matcher = robots.matcher('Bot');
+      const linearBytes = matcher.byteLength;
+      // 60,000 chars past the first 256, for 3 rules: past the budget of 2,240 in one check.
+      expect(linearWork(3, long.length)).toBeGreaterThan(linearBudget(3));
+      checks(matcher);
+      expect(matcher.byteLength).not.toBe(linearBytes);
+      expect(matcher.isAllowed(long)).toBe(false);
+      robots.dispose();
+    }
+    // Short URLs stay free: the same file over many of them keeps its linear table.
+    const robots = RobotsTxt.parse(body);
+    const matcher = robots.matcher('Bot');
+    const linearBytes = matcher.byteLength;
+    matcher.checkMany(Array.from({ length: 20_000 }, (_, i) => `/abc/${i}/x/y/z`));
+    expect(matcher.byteLength).toBe(linearBytes);
     robots.dispose();
   });
 

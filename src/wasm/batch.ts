@@ -21,6 +21,8 @@ export const BATCH_URLS = 2048;
  * its large-object space (see above); a URL longer than this is checked alone.
  */
 export const BATCH_UNITS = 60 * 1024;
+/** fill() sums each URL's units past this many (filledLongUnits): what a long URL adds to its check. */
+export const LONG_URL_UNITS = 256;
 /** Bytes per URL a packed job starts with room for (it grows if they are longer). */
 const PACK_GUESS_BYTES = 96;
 
@@ -39,9 +41,10 @@ export class BatchArea {
   readonly scratchAt: number;
   /** UTF-8 bytes of the URLs the last fill() encoded. */
   filledBytes = 0;
-  /** UTF-16 units of the URLs the last fill() encoded, in all and of the longest. */
+  /** UTF-16 units of the URLs the last fill() encoded: in all, of the longest, and past LONG_URL_UNITS in each. */
   filledUnits = 0;
   longestUnits = 0;
+  filledLongUnits = 0;
   private ends: Uint32Array | undefined;
   private buffer: ArrayBuffer | undefined;
 
@@ -81,6 +84,7 @@ export class BatchArea {
     let text = '';
     let units = 0;
     let longest = 0;
+    let longUnits = 0;
     let n = 0;
     for (; n < limit; n++) {
       const url = urls[from + n];
@@ -90,11 +94,13 @@ export class BatchArea {
       text += url;
       units = next;
       if (url.length > longest) longest = url.length;
+      if (url.length > LONG_URL_UNITS) longUnits += url.length - LONG_URL_UNITS;
       ends[n] = units;
     }
     if (n === 0) return 0;
     this.filledUnits = units;
     this.longestUnits = longest;
+    this.filledLongUnits = longUnits;
     this.kernel.writeString(text, this.unitsAt, 'utf16le');
     this.filledBytes = this.kernel.fn.utf8FromUtf16(this.unitsAt, this.endsAt, n, this.bytesAt, this.spansAt, offset);
     return n;
