@@ -36,7 +36,7 @@ import {
   CHILD_LABEL_SHIFT, CHILD_OFFSET_MASK, FLAG_WIDE_CHILDREN, HDR_FLAGS, NODE_CHILD_AREA, NODE_HAS_END, NODE_HAS_PREFIX,
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
   FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
-  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT, LINEAR_HEAD_BYTES, LINEAR_HEAD_LITERAL, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE,
+  MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT, LINEAR_HEAD_BYTES, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE,
 } from '../src/wasm/abi';
 import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
 import { childAreaBytes, childEntry } from './node';
@@ -588,16 +588,8 @@ function firstMatching(table: usize, path: usize, len: i32): u32 {
     if ((first & mask) != load<u64>(head + LINEAR_HEAD_BYTES)) continue;
     const pat = patternStart(table, rules, r);
     const patLen = <i32>(patternEnd(table, rules, r) - pat);
-    const literal = <i32>popcnt(mask) >> 3;
-    if (literal == patLen) {
-      // The head is the whole pattern, all literal: it matched if the path is that long.
-      if (patLen <= len) return r;
-    } else if (literal < LINEAR_HEAD_LITERAL && load<u8>(pat + literal) == 0x2a) {
-      // The head is all the literal part before the first '*': the rest is the wildcard tail.
-      if (literal <= len && wildcardTailMatches(pat, literal, patLen, path, literal, len)) return r;
-    } else if (ruleMatches(pat, patLen, path, len)) {
-      return r;
-    }
+    // A head that is the whole pattern, all literal, matched it if the path is that long.
+    if (<i32>popcnt(mask) == patLen << 3 ? patLen <= len : ruleMatches(pat, patLen, path, len)) return r;
   }
   return NO_RULE;
 }

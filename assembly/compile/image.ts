@@ -4,7 +4,7 @@
 import {
   CHILD_OFFSET_MASK, FLAG_LINEAR, FLAG_RFC, FLAG_WIDE_CHILDREN, HDR_FILTER_OFF, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_LEN,
   HDR_POOL_OFF, HDR_ROOT_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN, HEADER_SIZE, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT,
-  LINEAR_HEAD_BYTES, LINEAR_HEAD_LITERAL, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
+  LINEAR_HEAD_BYTES, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
 } from '../../src/wasm/abi';
 import { getU32 } from '../words';
 import { filterBytes, writeFilter } from './filter';
@@ -56,9 +56,9 @@ function writeHeads(out: usize, m: i32): void {
     const pat = out + poolOffset + getU32(poolOut, k);
     const len = <i32>getU32(patLen, getU32(strengthPat, k));
     let literal = 0;
-    while (literal < len && literal < LINEAR_HEAD_LITERAL && load<u8>(pat + literal) != 0x2a && !(literal == len - 1 && load<u8>(pat + literal) == 0x24)) literal++;
+    while (literal < len && literal < 8 && load<u8>(pat + literal) != 0x2a && !(literal == len - 1 && load<u8>(pat + literal) == 0x24)) literal++;
     // The load reads past a short pattern (into the pool or the zeroed heads): masked out.
-    const mask = literal == LINEAR_HEAD_LITERAL ? <u64>-1 : (<u64>1 << (<u64>literal << 3)) - 1;
+    const mask = literal == 8 ? <u64>-1 : (<u64>1 << (<u64>literal << 3)) - 1;
     const head = out + filterOffset + <usize>k * LINEAR_HEAD_SIZE;
     store<u64>(head + LINEAR_HEAD_BYTES, load<u64>(pat) & mask);
     store<u64>(head + LINEAR_HEAD_MASK, mask);

@@ -78,9 +78,9 @@ export const FLAG_WIDE_CHILDREN = 2;
 export const FLAG_LINEAR = 4;
 
 // Literal head of a linear table's rule, LINEAR_HEAD_SIZE bytes, at HDR_FILTER_OFF + strength
-// number * LINEAR_HEAD_SIZE: the first bytes of its literal part (up to LINEAR_HEAD_LITERAL;
-// the literal part ends at its first '*' or a final '$'), and the mask of those bytes, so
-// that a path whose first 8 bytes disagree is refused with one comparison.
+// number * LINEAR_HEAD_SIZE: the first bytes of its literal part (up to 8; the literal part
+// ends at its first '*' or a final '$'), and the mask of those bytes, so that a path whose
+// first 8 bytes disagree is refused with one comparison.
 //
 //   offset  type  field
 //   0       u64   LINEAR_HEAD_BYTES  the bytes, 0 past the literal head
@@ -88,7 +88,6 @@ export const FLAG_LINEAR = 4;
 export const LINEAR_HEAD_BYTES = 0;
 export const LINEAR_HEAD_MASK = 8;
 export const LINEAR_HEAD_SIZE = 16;
-export const LINEAR_HEAD_LITERAL = 8;
 
 // Rule, RULE_SIZE bytes, at HDR_RULES_OFF + strength number * RULE_SIZE.
 //
