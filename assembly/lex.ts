@@ -120,7 +120,7 @@ function tableFind(c: i32, from: i32, end: i32): i32 {
 /** Adds the spelling DIRECTIVE_TABLE[from, to) (spaces around it dropped) to KEYS, as entry `index`. */
 function addSpelling(index: i32, from: i32, to: i32, result: u32, match: u8): void {
   from = firstNotSpace(from, to);
-  while (to > from && DIRECTIVE_TABLE.charCodeAt(to - 1) == 0x20) to--;
+  to = lastNotSpaceEnd(from, to);
   const at = KEYS + <usize>index * KEY_SIZE;
   let n = 0;
   for (let i = from; i < to && n < MAX_SPELLING_BYTES; i++) {
@@ -158,6 +158,9 @@ function initKeys(): void {
     const how = tableFind(0x7c, kind + 1, end);
     if (how < end) {
       id++;
+      const nameFrom = firstNotSpace(line, name);
+      store<u32>(NAME_SPANS + (<usize>id << 3), nameFrom);
+      store<u32>(NAME_SPANS + (<usize>id << 3) + 4, lastNotSpaceEnd(nameFrom, name));
       // `prefix`, `whole` or `loose`: told apart by their first letter.
       const first = DIRECTIVE_TABLE.charCodeAt(firstNotSpace(kind + 1, how));
       const match = first == 0x6c ? MATCH_LOOSE : first == 0x77 ? MATCH_WHOLE : MATCH_PREFIX;
@@ -170,23 +173,18 @@ function initKeys(): void {
     }
     line = end + 1;
   }
+  directiveCount = id;
 }
 
-/** The directive id of DIRECTIVE_TABLE's line named `name`, or DIRECTIVE_NONE when none is. */
+// Where each directive's name lies in DIRECTIVE_TABLE, by id (from, to: two u32s), as initKeys
+// found them, and how many directives there are.
+const NAME_SPANS = memory.data(256 * 8);
+let directiveCount: u32 = 0;
+
+/** The directive id of DIRECTIVE_TABLE's line named `name`, or DIRECTIVE_NONE when none is (after initKeys). */
 export function directiveNamed(name: string): u32 {
-  const length = DIRECTIVE_TABLE.length;
-  let id: u32 = 0;
-  for (let line = 0; line < length; ) {
-    const end = tableFind(0x0a, line, length);
-    const bar = tableFind(0x7c, line, end);
-    if (bar < end) {
-      id++;
-      const from = firstNotSpace(line, bar);
-      let to = bar;
-      while (to > from && DIRECTIVE_TABLE.charCodeAt(to - 1) == 0x20) to--;
-      if (tableSpells(from, to, name)) return id;
-    }
-    line = end + 1;
+  for (let id: u32 = 1; id <= directiveCount; id++) {
+    if (tableSpells(<i32>load<u32>(NAME_SPANS + (<usize>id << 3)), <i32>load<u32>(NAME_SPANS + (<usize>id << 3) + 4), name)) return id;
   }
   return DIRECTIVE_NONE;
 }
@@ -202,6 +200,12 @@ function tableSpells(from: i32, to: i32, name: string): bool {
 function firstNotSpace(from: i32, end: i32): i32 {
   while (from < end && DIRECTIVE_TABLE.charCodeAt(from) == 0x20) from++;
   return from;
+}
+
+/** The end of DIRECTIVE_TABLE[from, to) without its trailing spaces. */
+function lastNotSpaceEnd(from: i32, to: i32): i32 {
+  while (to > from && DIRECTIVE_TABLE.charCodeAt(to - 1) == 0x20) to--;
+  return to;
 }
 
 /** Length of the leading UTF-8 BOM, or of the prefix of one, that the reference skips. */

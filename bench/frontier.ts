@@ -149,11 +149,10 @@ function printShape(result: ShapeResult): void {
 
 /** The targets of the frontier, measured against robots-parser. */
 function frontierTargets(results: ShapeResult[]): [string, number, string, boolean][] {
-  const speed = (r: ShapeResult) => r.speed;
   const wanted: Record<string, number> = { 'Zipf, 200,000 URLs': 10, 'Zipf, 2,000,000 URLs': 30, 'Zipf, 20,000 URLs': 10 };
   const targets: [string, number, string, boolean][] = results.map((r) => {
     const want = wanted[r.shape.name] ?? 8;
-    return [`robots-wasm / robots-parser, ${r.shape.name}`, speed(r), `>= ${want}x`, speed(r) >= want];
+    return [`robots-wasm / robots-parser, ${r.shape.name}`, r.speed, `>= ${want}x`, r.speed >= want];
   });
   const bytes = Math.max(...results.map((r) => r.byContender['robots-wasm'].memory.total / r.byContender['robots-parser'].memory.total));
   targets.push(['bytes per cached host / robots-parser (the highest over the shapes)', bytes, '<= 0.5x', bytes <= 0.5]);

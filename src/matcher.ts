@@ -15,7 +15,7 @@ import {
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { batchArea, LONG_URL_UNITS, type PackedUrls } from './wasm/batch.js';
+import { batchArea, unitsPastLong, type PackedUrls } from './wasm/batch.js';
 import { kernel } from './wasm/kernel.js';
 import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
@@ -95,7 +95,7 @@ const MAX_LINEAR_WORK = 256 * 33;
  * whose checks try `tries` rules (linearTries); Infinity when a check of the longest passes
  * MAX_LINEAR_WORK (see LINEAR_FREE_RULES).
  */
-export function linearBatchWork(tries: number, count: number, units: number, longUnits: number, longest: number): number {
+function linearBatchWork(tries: number, count: number, units: number, longUnits: number, longest: number): number {
   if (tries * (1 + longest / LINEAR_URL_STEP) > MAX_LINEAR_WORK) return Infinity;
   const free = Math.min(tries, LINEAR_FREE_RULES);
   return ((tries - free) * (count + units / LINEAR_URL_STEP)) + (free * longUnits) / LINEAR_URL_STEP;
@@ -103,7 +103,7 @@ export function linearBatchWork(tries: number, count: number, units: number, lon
 
 /** linearBatchWork of one URL of `length` chars. */
 export function linearWork(tries: number, length: number): number {
-  return linearBatchWork(tries, 1, length, Math.max(0, length - LONG_URL_UNITS), length);
+  return linearBatchWork(tries, 1, length, unitsPastLong(length), length);
 }
 
 /** The rules a check of a linear table of `rules` rules, `early` of them with an early wildcard, tries (see LINEAR_FREE_RULES). */
@@ -234,7 +234,7 @@ export class Matcher {
     linearArea.owner = this.#block;
     const k = kernel();
     this.#size = k.fn.tableSize(ptr) >>> 0;
-    if (!made && this.#linearTries !== 0) this.#linearTries = linearTries(this.#linearTries, k.fn.linearEarlyWildcards(ptr));
+    if (!made && this.#linearTries !== 0) this.#linearTries = linearTries(source.rules ?? 0, k.fn.linearEarlyWildcards(ptr));
     return ptr;
   }
 
@@ -343,7 +343,7 @@ export class Matcher {
       this.#liveSource();
       return 1;
     }
-    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, Math.max(0, url.length - LONG_URL_UNITS), url.length);
+    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, unitsPastLong(url.length), url.length);
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
     return kernel().checkUrl(table, url, fetched, verdict);
@@ -472,7 +472,7 @@ function linesShape(bytes: Uint8Array): [count: number, units: number, longUnits
     let end = bytes.indexOf(10, at);
     if (end < 0) end = bytes.length;
     units += end - at;
-    longUnits += Math.max(0, end - at - LONG_URL_UNITS);
+    longUnits += unitsPastLong(end - at);
     longest = Math.max(longest, end - at);
     at = end + 1;
   }

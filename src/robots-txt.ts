@@ -7,11 +7,12 @@ import { compiledRule, decide, heldTableBytes, matcherOf, type Explanation, type
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups, groupsRoom } from './robots/groups.js';
+import { GROUP_LINE } from './robots/layout.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 import type { UsagePreferences } from './fields/usage.js';
 import { DIRECTIVES } from './robots/parse.js';
 import {
-  agentIndex, agentTokens, extensionRecord, groupCrawlDelay, groupRecords, groupsFor, groupWord, GROUP_LINE, hostTexts, recordCount,
+  agentIndex, agentTokens, extensionRecord, groupCrawlDelay, groupRecords, groupsFor, groupWord, hostTexts, recordCount,
   ruleAllows, ruleLine, ruleOnLine, ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
 } from './robots/structure.js';
 import { contentSignals, ContentUsageRules, type ContentUsageRule } from './usage-rules.js';

@@ -87,12 +87,12 @@ export function integerValue(values: Record<string, unknown>, name: string, fall
   return n;
 }
 
-/** Does the argument name an http(s) URL rather than a file? */
 /** Key-value pairs as `key=value, key=value` (AI usage preferences and signals), '' for none. */
 export function pairsText(pairs: Record<string, string>): string {
   return Object.entries(pairs).map(([key, value]) => `${key}=${value}`).join(', ');
 }
 
+/** Does the argument name an http(s) URL rather than a file? */
 export function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
 }

@@ -13,8 +13,6 @@ import {
   RECORD_GROUP, RECORD_KEY, RECORD_LINE, RECORD_VALUE, RECORD_WORDS, RULE_WORDS,
 } from './layout.js';
 
-export { GROUP_LINE };
-
 /**
  * A parsed file's groups, rules and file-wide values. `words` holds the integers of
  * src/robots/layout.ts as UTF-16 units: one each in a narrow structure (every word fits 16

@@ -23,6 +23,11 @@ export const BATCH_URLS = 2048;
 export const BATCH_UNITS = 60 * 1024;
 /** fill() sums each URL's units past this many (filledLongUnits): what a long URL adds to its check. */
 export const LONG_URL_UNITS = 256;
+
+/** The units of a URL of `length` units past LONG_URL_UNITS. */
+export function unitsPastLong(length: number): number {
+  return length > LONG_URL_UNITS ? length - LONG_URL_UNITS : 0;
+}
 /** Bytes per URL a packed job starts with room for (it grows if they are longer). */
 const PACK_GUESS_BYTES = 96;
 
@@ -94,7 +99,7 @@ export class BatchArea {
       text += url;
       units = next;
       if (url.length > longest) longest = url.length;
-      if (url.length > LONG_URL_UNITS) longUnits += url.length - LONG_URL_UNITS;
+      longUnits += unitsPastLong(url.length);
       ends[n] = units;
     }
     if (n === 0) return 0;
