@@ -77,8 +77,9 @@ class TableImage implements TableSource {
  *   REMAKE_WORK plus REMAKE_RULE_WORK a rule (linearRemakeWork).
  * Their ratios are those `npm run bench -- linear` measures on real files (bench/README.md,
  * "Linear budget"), which also compares the checks the budget allows with those that repay
- * the full compile. A check of more than MAX_LINEAR_WORK (many rules, a long URL: what a
- * hostile file and its links can make) is never linear.
+ * the full compile. A check that alone costs more than the budget left (many rules, a long
+ * URL: what a hostile file and its links can make) goes to the full table, and a first check
+ * of that kind makes no linear table at all.
  */
 export const LINEAR_FREE_RULES = 6;
 export const EARLY_WILDCARD_TRIES = 8;
@@ -87,23 +88,20 @@ const FULL_COMPILE_WORK = 1280;
 const FULL_COMPILE_RULE_WORK = 320;
 const REMAKE_WORK = 256;
 const REMAKE_RULE_WORK = 80;
-const MAX_LINEAR_WORK = 256 * 33;
 
 /**
  * The linear work checking `count` URLs of `units` chars in all, `longUnits` of them past
- * LONG_URL_UNITS in each URL and the longest `longest`, costs beyond full checks, for a table
- * whose checks try `tries` rules (linearTries); Infinity when a check of the longest passes
- * MAX_LINEAR_WORK (see LINEAR_FREE_RULES).
+ * LONG_URL_UNITS in each URL, costs beyond full checks, for a table whose checks try `tries`
+ * rules (linearTries).
  */
-function linearBatchWork(tries: number, count: number, units: number, longUnits: number, longest: number): number {
-  if (tries * (1 + longest / LINEAR_URL_STEP) > MAX_LINEAR_WORK) return Infinity;
+function linearBatchWork(tries: number, count: number, units: number, longUnits: number): number {
   const free = Math.min(tries, LINEAR_FREE_RULES);
   return ((tries - free) * (count + units / LINEAR_URL_STEP)) + (free * longUnits) / LINEAR_URL_STEP;
 }
 
 /** linearBatchWork of one URL of `length` chars. */
 export function linearWork(tries: number, length: number): number {
-  return linearBatchWork(tries, 1, length, unitsPastLong(length), length);
+  return linearBatchWork(tries, 1, length, unitsPastLong(length));
 }
 
 /** The rules a check of a linear table of `rules` rules, `early` of them with an early wildcard, tries (see LINEAR_FREE_RULES). */
@@ -265,15 +263,12 @@ export class Matcher {
   /**
    * Counts the linear work of checking `count` URLs of `units` chars (linearBatchWork). At the
    * first check the linear table is made first, so that its early wildcards count, unless its
-   * rules alone already make the check too large for it.
+   * rules alone already make the check cost more than the budget: it would be dropped unused.
    */
-  #chargeChecks(count: number, units: number, longUnits: number, longest: number): void {
-    let work = linearBatchWork(this.#linearTries, count, units, longUnits, longest);
-    if (this.#size === 0 && work !== Infinity) {
-      this.#table();
-      work = linearBatchWork(this.#linearTries, count, units, longUnits, longest);
-    }
-    this.#charge(work);
+  #chargeChecks(count: number, units: number, longUnits: number): void {
+    const work = () => linearBatchWork(this.#linearTries, count, units, longUnits);
+    if (this.#size === 0 && work() <= this.#linearLeft) this.#table();
+    this.#charge(work());
   }
 
   /** Drops the linear table: the next #table() makes the full one, as after an eviction. */
@@ -343,7 +338,7 @@ export class Matcher {
       this.#liveSource();
       return 1;
     }
-    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, unitsPastLong(url.length), url.length);
+    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, unitsPastLong(url.length));
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
     return kernel().checkUrl(table, url, fetched, verdict);
@@ -393,7 +388,7 @@ export class Matcher {
       }
       // Charged by the batch, whose length fill() summed: a pass over the URLs for it would
       // cost a fair part of checking them.
-      if (this.#linearTries !== 0) this.#chargeChecks(count, batch.filledUnits, batch.filledLongUnits, batch.longestUnits);
+      if (this.#linearTries !== 0) this.#chargeChecks(count, batch.filledUnits, batch.filledLongUnits);
       k.fn.checkSpans(this.#table(), batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt);
       copyVerdicts(k.u8, batch.outAt, count, out, i);
       i += count;
@@ -459,24 +454,21 @@ function copyVerdicts(memory: Uint8Array, at: number, count: number, out: Uint8A
 }
 
 /**
- * How many lines `bytes` holds (a final one without a line end counts), their bytes without
- * the line ends in all and past LONG_URL_UNITS in each, and the longest's (as #chargeChecks
- * takes them).
+ * How many lines `bytes` holds (a final one without a line end counts), and their bytes
+ * without the line ends in all and past LONG_URL_UNITS in each (as #chargeChecks takes them).
  */
-function linesShape(bytes: Uint8Array): [count: number, units: number, longUnits: number, longest: number] {
+function linesShape(bytes: Uint8Array): [count: number, units: number, longUnits: number] {
   let count = 0;
   let units = 0;
   let longUnits = 0;
-  let longest = 0;
   for (let at = 0; at < bytes.length; count++) {
     let end = bytes.indexOf(10, at);
     if (end < 0) end = bytes.length;
     units += end - at;
     longUnits += unitsPastLong(end - at);
-    longest = Math.max(longest, end - at);
     at = end + 1;
   }
-  return [count, units, longUnits, longest];
+  return [count, units, longUnits];
 }
 
 // Internal: for the library's own modules, not re-exported by any entry point.

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Matcher, RobotsTxt, type Mode } from '../src/index.js';
 import { LONG_URL_UNITS } from '../src/wasm/batch.js';
-import { EARLY_WILDCARD_TRIES, LINEAR_FREE_RULES, LINES_LINEAR_BYTES, compiledRule, heldTableBytes, linearBudget, linearTries, linearWork } from '../src/matcher.js';
+import { EARLY_WILDCARD_TRIES, LINEAR_FREE_RULES, LINES_LINEAR_BYTES, compiledRule, heldTableBytes, linearBudget, linearTries, linearWork, linearTriesOf } from '../src/matcher.js';
 import { FLAG_LINEAR } from '../src/wasm/abi.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import { corpusFiles } from './support/fixtures.js';
@@ -272,16 +272,26 @@ describe('linear tables', () => {
     expect(() => Matcher.fromBytes(reseal(image))).toThrow(/damaged \(header\)/);
   });
 
-  it('a file of thousands of rules answers short URLs linearly, and a check too large for that from the full table', () => {
+  it('a file of thousands of rules answers short URLs linearly, and a check that costs more than its whole budget from the full table', () => {
     const rules = Array.from({ length: 3000 }, (_, i) => `Disallow: /r${i}*x\n`).join('');
     const body = `User-agent: *\n${rules}`;
     const short = RobotsTxt.parse(body).matcher('Bot');
-    expect(short.isAllowed('/r2999/ax')).toBe(false);
+    expect(short.isAllowed(`/r2999/${'a'.repeat(200)}x`)).toBe(false);
     const linearBytes = short.byteLength;
     expect(linearBytes).toBeLessThan(short.toBytes().length);
-    // 3000 rules x a URL of 200 chars is past MAX_LINEAR_WORK: the full table answers.
+    // 3000 rules x a URL of 30,000 chars is more linear work than compiling the full table.
     const long = RobotsTxt.parse(body).matcher('Bot');
-    expect(long.isAllowed(`/r2999/${'a'.repeat(200)}x`)).toBe(false);
+    const url = `/r2999/${'a'.repeat(30_000)}x`;
+    expect(linearWork(linearTriesOf(long), url.length)).toBeGreaterThan(linearBudget(3000));
+    expect(long.isAllowed(url)).toBe(false);
     expect(long.byteLength).toBe(long.toBytes().length);
+  });
+
+  it('a file of 20,000 rules answers its first checks from the linear table, as it pays to', () => {
+    const rules = Array.from({ length: 20_000 }, (_, r) => `disallow: /section-${r}/page`).join('\n');
+    const matcher = RobotsTxt.parse(`user-agent: *\n${rules}\n`, { maxBytes: Infinity }).matcher('Bot');
+    expect(matcher.checkMany(['/section-19999/page', '/section-20000/page', '/section-7/page/x', '/other'])).toEqual(new Uint8Array([0, 1, 0, 1]));
+    expect(linearTriesOf(matcher)).toBe(20_000);
+    expect(matcher.byteLength).toBeLessThan(matcher.toBytes().length);
   });
 });

@@ -46,9 +46,8 @@ export class BatchArea {
   readonly scratchAt: number;
   /** UTF-8 bytes of the URLs the last fill() encoded. */
   filledBytes = 0;
-  /** UTF-16 units of the URLs the last fill() encoded: in all, of the longest, and past LONG_URL_UNITS in each. */
+  /** UTF-16 units of the URLs the last fill() encoded: in all, and past LONG_URL_UNITS in each. */
   filledUnits = 0;
-  longestUnits = 0;
   filledLongUnits = 0;
   private ends: Uint32Array | undefined;
   private buffer: ArrayBuffer | undefined;
@@ -88,7 +87,6 @@ export class BatchArea {
     // Joined by +=: a rope, flattened once by the write below.
     let text = '';
     let units = 0;
-    let longest = 0;
     let longUnits = 0;
     let n = 0;
     for (; n < limit; n++) {
@@ -98,13 +96,11 @@ export class BatchArea {
       if (next > BATCH_UNITS) break;
       text += url;
       units = next;
-      if (url.length > longest) longest = url.length;
       longUnits += unitsPastLong(url.length);
       ends[n] = units;
     }
     if (n === 0) return 0;
     this.filledUnits = units;
-    this.longestUnits = longest;
     this.filledLongUnits = longUnits;
     this.kernel.writeString(text, this.unitsAt, 'utf16le');
     this.filledBytes = this.kernel.fn.utf8FromUtf16(this.unitsAt, this.endsAt, n, this.bytesAt, this.spansAt, offset);

@@ -78,7 +78,16 @@ class LinearArea implements TablePlace {
     return this.ptr;
   }
 
-  keep(): void {}
+  /**
+   * The compile took room for the largest table the rules could make: past what the area
+   * keeps, the rest is given back, or one large file would hold it until a smaller table.
+   */
+  keep(ptr: number, size: number): void {
+    const kept = Math.max(size, 4096, Math.min(this.#capacity, LINEAR_AREA_KEPT_BYTES));
+    if (kept >= this.#capacity) return;
+    kernel().heap.shrink(ptr, kept);
+    this.#capacity = kept;
+  }
 
   drop(): void {}
 }
