@@ -37,6 +37,12 @@ export interface FrontierMeasurement {
   compileMs: number;
   /** Checking every URL with every host parsed and compiled beforehand (median of runs). */
   checkMs: number;
+  /**
+   * robots-wasm: checking every URL with one matcher of a one-rule file that no URL matches
+   * (median of runs): what getting URLs in and verdicts out costs, whatever the rules; 0 for
+   * robots-parser.
+   */
+  floorMs: number;
   memory: MemoryFigures;
   /** robots-wasm: URLs on which isAllowed was compared with checkMany (all equal, or the child fails). */
   crossChecked: number;
@@ -176,6 +182,28 @@ function timeChecks(contender: Contender, hosts: FrontierHost[], runs: number, m
   return ms;
 }
 
+/** A one-rule file no frontier URL matches: its checks cost what any check costs at least. */
+const FLOOR_BODY = 'User-agent: *\nDisallow: /robots-wasm-floor\n';
+
+/** robots-wasm: every host's URLs checked with FLOOR_BODY's matcher instead of the host's own (median of runs). */
+async function timeFloor(hosts: FrontierHost[], runs: number, minMs: number, out: Uint8Array): Promise<number> {
+  const { RobotsTxt: Robots } = await import('robots-wasm');
+  const robots = Robots.parse(FLOOR_BODY);
+  const matcher = robots.matcher(FRONTIER_AGENTS[0]);
+  const ms = medianMs(runs, minMs, () => {
+    let offset = 0;
+    for (const host of hosts) {
+      for (const urls of host.urls) {
+        if (urls.length === 0) continue;
+        out.set(matcher.checkMany(urls), offset);
+        offset += urls.length;
+      }
+    }
+  });
+  robots.dispose();
+  return ms;
+}
+
 /**
  * Memory of every host parsed, kept alive with what answered the first agent's URLs (robots-
  * wasm: its matcher, with the table its checks made), after a full collection. The baseline is
@@ -269,7 +297,9 @@ async function main(): Promise<void> {
   const totalMs = medianMs(job.runs, job.minPhaseMs, () => runFrontier(contender, hosts, verdicts));
   const crossChecked = job.contender === 'robots-wasm' ? await crossCheck(hosts, verdicts) : 0;
   writeFileSync(job.verdictsFile, verdicts);
-  const result: FrontierMeasurement = { hosts: hosts.length, urls, matchers, totalMs, parseMs, compileMs, checkMs, memory, crossChecked };
+  // After the verdicts are written: this phase writes its own over them.
+  const floorMs = job.contender === 'robots-wasm' ? await timeFloor(hosts, job.runs, job.minPhaseMs, verdicts) : 0;
+  const result: FrontierMeasurement = { hosts: hosts.length, urls, matchers, totalMs, parseMs, compileMs, checkMs, floorMs, memory, crossChecked };
   console.log(JSON.stringify(result));
 }
 
