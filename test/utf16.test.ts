@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RobotsTxt } from '../src/index.js';
 import { BATCH_UNITS, BATCH_URLS, batchArea } from '../src/wasm/batch.js';
+import { kernel } from '../src/wasm/kernel.js';
 import { pick, rng } from './support/random.js';
 
 const encoder = new TextEncoder();
@@ -49,6 +50,28 @@ describe('UTF-16 to UTF-8 in the kernel', () => {
     for (const urls of [ascii, [...ascii.slice(0, 1500), 'é', ...ascii.slice(1500)], [...ascii, '\ud83d'], ['', '', 'é', '', 'a']]) {
       const got = transcoded(urls);
       urls.forEach((url, i) => expect(got[i], JSON.stringify(url)).toEqual(encoder.encode(url)));
+    }
+  });
+
+  it('encodes a robots.txt body as TextEncoder does, at every length and however long', () => {
+    const next = rng(1607);
+    const texts = ['', 'a', '\ud83d', ...Array.from({ length: 208 }, (_, i) => randomString(next, i < 200 ? 100 : 200_000))];
+    for (const text of texts) {
+      const got = kernel().encodeText(text, 64);
+      expect(got.byteOffset, 'at the start of the scratch block').toBe(kernel().scratch(0));
+      expect(Buffer.compare(got, encoder.encode(text)), `${text.length} units`).toBe(0);
+    }
+  });
+
+  it('parses a body given as text as it parses its UTF-8 bytes', () => {
+    const next = rng(1609);
+    for (let i = 0; i < 50; i++) {
+      const body = `User-agent: *\nDisallow: /${randomString(next, 40)}\nAllow: /${randomString(next, 40)}*x$\nSitemap: https://a.test/${randomString(next, 20)}\nx-${randomString(next, 10)}: ${randomString(next, 30)}\n`;
+      const text = RobotsTxt.parse(body);
+      const bytes = RobotsTxt.parse(encoder.encode(body));
+      expect(text.groups, JSON.stringify(body)).toEqual(bytes.groups);
+      expect(text.records(), JSON.stringify(body)).toEqual(bytes.records());
+      expect(text.sitemaps).toEqual(bytes.sitemaps);
     }
   });
 

@@ -5,7 +5,6 @@
 
 import type { ResolvedParseOptions } from './options.js';
 import { kernel } from '../wasm/kernel.js';
-import { alignUp } from '../wasm/memory.js';
 
 export type RobotsBody = string | Uint8Array | ArrayBuffer;
 
@@ -39,11 +38,7 @@ function bodyBytes(body: RobotsBody, room: BodyRoom): Uint8Array {
     // Encoding into memory that is already there beats encode(), which allocates and zeroes a
     // buffer the size of the body first; and with room for what the caller does next in the
     // block, the body is read where it is.
-    const k = kernel();
-    const longest = body.length * 3;
-    const view = k.scratchView(alignUp(longest, 8) + room(longest));
-    const { written } = encoder.encodeInto(body, view);
-    return view.subarray(0, written);
+    return kernel().encodeText(body, room(body.length * 3));
   }
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);

@@ -3,7 +3,7 @@
 // block that kernel calls reuse (taken and given back through withScratch).
 
 import { WASM_BASE64 } from './binary.generated.js';
-import { Heap } from './memory.js';
+import { alignUp, Heap } from './memory.js';
 import { base64Bytes, stringWriter, type StringWriter } from '../encoding.js';
 
 /**
@@ -124,6 +124,9 @@ async function instantiate(): Promise<void> {
 
 const encoder = new TextEncoder();
 
+/** Bytes utf8FromUtf16 may read past the last unit (assembly/utf16.ts), rounded up. */
+const UTF16_OVERREAD_BYTES = 64;
+
 /**
  * Scratch a call leaves in place for the next one: more than a checkLines report chunk
  * (matcher.ts) needs, so that the calls that share the block do not take turns growing and
@@ -229,6 +232,26 @@ export class Kernel {
       this.#scratchView = view;
     }
     return view;
+  }
+
+  /**
+   * `text` as UTF-8 at the start of the scratch block, with `room` bytes free above its longest
+   * encoding (3 bytes a UTF-16 unit, aligned to 8); a view of it, valid until the next use of
+   * the block. Written as UTF-16 and transcoded by the kernel: TextEncoder takes longer over a
+   * long text, and bytes are what encodeInto would write.
+   */
+  encodeText(text: string, room: number): Uint8Array {
+    const units = text.length;
+    // The UTF-16 units, their end and span go above the UTF-8 (which may run past 3 bytes a
+    // unit by what utf8FromUtf16Bytes allows): in the room, or past it when it is smaller.
+    const unitsAt = alignUp(this.fn.utf8FromUtf16Bytes(units), 16);
+    const endAt = unitsAt + alignUp(2 * units + UTF16_OVERREAD_BYTES, 16);
+    const spanAt = endAt + 8;
+    const view = this.scratchView(Math.max(alignUp(3 * units, 8) + room, spanAt + 8));
+    const at = view.byteOffset;
+    this.writeString(text, at + unitsAt, 'utf16le');
+    this.u32[(at + endAt) >>> 2] = units;
+    return view.subarray(0, this.fn.utf8FromUtf16(at + unitsAt, at + endAt, 1, at, at + spanAt, 0));
   }
 
   /**
