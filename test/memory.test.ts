@@ -5,7 +5,7 @@ import { Matcher, normalizePath, RobotsTxt, setTableBudget, wasmMemoryStats, typ
 import { kernel } from '../src/wasm/kernel.js';
 import { reportLinesTo } from '../src/matcher.js';
 import { Heap } from '../src/wasm/memory.js';
-import { DEFAULT_TABLE_BUDGET } from '../src/wasm/tables.js';
+import { DEFAULT_TABLE_BUDGET, linearArea } from '../src/wasm/tables.js';
 import { agentsFor, random, urlsForPattern } from '../scripts/corpus-check.mjs';
 import { corpusFiles } from './support/fixtures.js';
 
@@ -111,6 +111,21 @@ describe('compiled tables', () => {
     robots.dispose();
     // The compiler's work area for 20,000 rules is over 12 MiB; at most 8 MiB of scratch stays.
     expect(wasmMemoryStats().usedBytes - before).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+
+  it("a large file's linear table keeps only its own size in the linear area, and the next smaller table gives that back", () => {
+    const rules = Array.from({ length: 20_000 }, (_, r) => `disallow: /section-${r}/page`).join('\n');
+    const areaBytes = () => kernel().heap.sizeOf(linearArea.ptr);
+    const robots = RobotsTxt.parse(`user-agent: *\n${rules}\n`, { maxBytes: Infinity });
+    const matcher = robots.matcher('Bot');
+    expect(matcher.isAllowed('/section-19999/page')).toBe(false);
+    // The compile took room for about 13 MB of table; the linear table is under 1 MB.
+    const linearBytes = matcher.byteLength;
+    expect(linearBytes).toBeLessThan(1 << 20);
+    expect(areaBytes()).toBeLessThan(linearBytes + 64);
+    robots.dispose();
+    expect(RobotsTxt.parse('User-agent: *\nDisallow: /x\n').matcher('Bot').isAllowed('/x/y')).toBe(false);
+    expect(areaBytes()).toBeLessThanOrEqual(64 * 1024);
   });
 
   it('single-URL checks stay right after the memory grows under them', () => {

@@ -63,28 +63,31 @@ const LINEAR_AREA_KEPT_BYTES = 1 << 20;
 class LinearArea implements TablePlace {
   ptr = 0;
   #capacity = 0;
+  /** Whether the block was taken for more than LINEAR_AREA_KEPT_BYTES: the next smaller table takes a block of its own size. */
+  #large = false;
   /** The block record of the matcher whose table the area holds, or null. */
   owner: TableBlock | null = null;
 
   take(size: number): number {
-    if (size > this.#capacity || (this.#capacity > LINEAR_AREA_KEPT_BYTES && size <= LINEAR_AREA_KEPT_BYTES)) {
+    if (size > this.#capacity || (this.#large && size <= LINEAR_AREA_KEPT_BYTES)) {
       if (this.ptr !== 0) kernel().heap.free(this.ptr);
       this.ptr = 0;
       this.#capacity = 0;
       this.owner = null;
       this.ptr = allocEvicting(Math.max(size, 4096));
       this.#capacity = Math.max(size, 4096);
+      this.#large = size > LINEAR_AREA_KEPT_BYTES;
     }
     return this.ptr;
   }
 
   /**
-   * The compile took room for the largest table the rules could make: past what the area
-   * keeps, the rest is given back, or one large file would hold it until a smaller table.
+   * A large block was taken with room for the largest table the rules could make: what the
+   * table does not use is given back at once, not at the next smaller table.
    */
   keep(ptr: number, size: number): void {
-    const kept = Math.max(size, 4096, Math.min(this.#capacity, LINEAR_AREA_KEPT_BYTES));
-    if (kept >= this.#capacity) return;
+    const kept = Math.max(size, 4096);
+    if (!this.#large || kept >= this.#capacity) return;
     kernel().heap.shrink(ptr, kept);
     this.#capacity = kept;
   }
