@@ -1,7 +1,7 @@
 // WebAssembly memory: blocks are freed and reused, so memory stops growing; compiled tables
 // are a cache with a byte budget, evicted and made again without changing an answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Matcher, normalizePath, RobotsTxt, setTableBudget, wasmMemoryStats, type Explanation, type Mode } from '../src/index.js';
+import { lintRobotsTxt, Matcher, normalizePath, RobotsTxt, setTableBudget, wasmMemoryStats, type Explanation, type Mode } from '../src/index.js';
 import { kernel } from '../src/wasm/kernel.js';
 import { reportLinesTo } from '../src/matcher.js';
 import { Heap } from '../src/wasm/memory.js';
@@ -126,6 +126,19 @@ describe('compiled tables', () => {
     robots.dispose();
     expect(RobotsTxt.parse('User-agent: *\nDisallow: /x\n').matcher('Bot').isAllowed('/x/y')).toBe(false);
     expect(areaBytes()).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('parsing or linting a huge string body gives its scratch memory back', () => {
+    const body = `User-agent: *\nDisallow: /x\n${'#'.repeat(20_000_000)}`;
+    const before = wasmMemoryStats().usedBytes;
+    // The body takes 60 MB or more of scratch while it is read; at most 8 MiB stays for the
+    // next call, whether or not a check follows (a check gives back what a parse left).
+    const robots = RobotsTxt.parse(body);
+    expect(wasmMemoryStats().usedBytes - before).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(robots.truncated).toBe(true);
+    expect(robots.isAllowed('/x/y', 'Bot')).toBe(false);
+    expect(lintRobotsTxt(body).map((d) => d.code)).toContain('past-parse-limit');
+    expect(wasmMemoryStats().usedBytes - before).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 
   it('single-URL checks stay right after the memory grows under them', () => {
