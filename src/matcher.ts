@@ -266,9 +266,12 @@ export class Matcher {
    * rules alone already make the check cost more than the budget: it would be dropped unused.
    */
   #chargeChecks(count: number, units: number, longUnits: number): void {
-    const work = () => linearBatchWork(this.#linearTries, count, units, longUnits);
-    if (this.#size === 0 && work() <= this.#linearLeft) this.#table();
-    this.#charge(work());
+    let work = linearBatchWork(this.#linearTries, count, units, longUnits);
+    if (this.#size === 0 && work <= this.#linearLeft) {
+      this.#table();
+      work = linearBatchWork(this.#linearTries, count, units, longUnits);
+    }
+    this.#charge(work);
   }
 
   /** Drops the linear table: the next #table() makes the full one, as after an eviction. */
