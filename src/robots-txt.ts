@@ -9,7 +9,6 @@ import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.j
 import { buildGroups, groupsRoom } from './robots/groups.js';
 import { GROUP_LINE } from './robots/layout.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
-import { kernel } from './wasm/kernel.js';
 import type { UsagePreferences } from './fields/usage.js';
 import { DIRECTIVES } from './robots/parse.js';
 import {
@@ -142,9 +141,8 @@ export class RobotsTxt {
   static parse(body: RobotsBody, options?: ParseOptions): RobotsTxt {
     const resolved = resolveParseOptions(options);
     // A string body is encoded into the kernel's scratch block with room for the line reader
-    // above it, which then reads it where it is; a block grown past what is kept for the next
-    // call (by a huge body) is given back afterwards.
-    return kernel().withScratch(0, () => new RobotsTxt(prepareBody(body, resolved, groupsRoom), resolved.mode));
+    // above it, which then reads it where it is.
+    return new RobotsTxt(prepareBody(body, resolved, groupsRoom), resolved.mode);
   }
 
   /** The groups of the file, in file order (decoded on first use). */

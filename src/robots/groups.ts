@@ -142,5 +142,8 @@ export function readGroups(bytes: Uint8Array, mode: Mode, visit?: ChunkVisitor):
     return { structure: regions.take(k, body), lines };
   } finally {
     regions.trim(k);
+    // The body was read in the scratch block (a string body encoded there): a huge one's
+    // block is given back.
+    k.releaseScratch();
   }
 }

@@ -6,8 +6,7 @@ import { GOOGLE_MAX_LINE_BYTES, lineCollector, EXTENSION_KEYS } from './parse.js
 import { prepareBody, type RobotsBody } from './body.js';
 import { readGroups } from './groups.js';
 import { groupRecords, ruleAllows, ruleLine, ruleText, type RobotsStructure } from './structure.js';
-import { resolveParseOptions, type Mode, type ParseOptions, type ResolvedParseOptions } from './options.js';
-import { kernel } from '../wasm/kernel.js';
+import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
 import { readUsage, splitContentUsage } from '../fields/usage.js';
@@ -52,12 +51,7 @@ function hasUnfetchablePath(pattern: string): boolean {
  * parse limit, invalid UTF-8, over-long lines, duplicate rules and rules that can never decide.
  */
 export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
-  // A scratch block grown past what is kept for the next call (by a huge body) is given back afterwards.
-  return kernel().withScratch(0, () => lintBody(body, resolveParseOptions(options)));
-}
-
-/** lintRobotsTxt with its options resolved. */
-function lintBody(body: RobotsBody, resolved: ResolvedParseOptions): Diagnostic[] {
+  const resolved = resolveParseOptions(options);
   const prepared = prepareBody(body, resolved);
   // A string body is still in kernel scratch memory, which the checks below reuse.
   const bytes = typeof body === 'string' ? prepared.bytes.slice() : prepared.bytes;

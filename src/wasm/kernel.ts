@@ -198,7 +198,7 @@ export class Kernel {
     try {
       return use(at);
     } finally {
-      this.#release();
+      this.releaseScratch();
     }
   }
 
@@ -262,7 +262,7 @@ export class Kernel {
     const length = this.#encodeUrl(url);
     const check = verdict ? this.fn.verdictOne : this.fn.checkOne;
     const result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3);
-    this.#release();
+    this.releaseScratch();
     return result;
   }
 
@@ -271,7 +271,7 @@ export class Kernel {
     const length = this.#encodeUrl(url);
     const at = this.urlAt + url.length * 3;
     const path = this.u8.slice(at, at + this.fn.pathOf(this.urlAt, length, how, at));
-    this.#release();
+    this.releaseScratch();
     return path;
   }
 
@@ -292,8 +292,11 @@ export class Kernel {
     return encoder.encodeInto(url, view).written;
   }
 
-  /** Gives back a scratch block that grew past SCRATCH_KEPT_BYTES (after one huge input). */
-  #release(): void {
+  /**
+   * Gives back a scratch block that grew past SCRATCH_KEPT_BYTES (after one huge input): what
+   * withScratch does afterwards, for the callers that take the block with scratch().
+   */
+  releaseScratch(): void {
     if (this.scratchSize > SCRATCH_KEPT_BYTES) this.#free();
   }
 
