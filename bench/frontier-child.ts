@@ -185,22 +185,15 @@ function timeChecks(contender: Contender, hosts: FrontierHost[], runs: number, m
 /** A one-rule file no frontier URL matches: its checks cost what any check costs at least. */
 const FLOOR_BODY = 'User-agent: *\nDisallow: /robots-wasm-floor\n';
 
-/** robots-wasm: every host's URLs checked with FLOOR_BODY's matcher instead of the host's own (median of runs). */
-async function timeFloor(hosts: FrontierHost[], runs: number, minMs: number, out: Uint8Array): Promise<number> {
-  const { RobotsTxt: Robots } = await import('robots-wasm');
-  const robots = Robots.parse(FLOOR_BODY);
-  const matcher = robots.matcher(FRONTIER_AGENTS[0]);
+/** Every host's URLs checked, for each agent, with FLOOR_BODY parsed once in place of the host's own file (median of runs). */
+function timeFloor(contender: Contender, hosts: FrontierHost[], runs: number, minMs: number, out: Uint8Array): number {
+  const floor = contender.parse({ origin: 'https://floor.example', body: FLOOR_BODY, urls: [[], []] });
+  const oneRule: Contender = { ...contender, check: (_parsed, agent, urls, verdicts, offset) => contender.check(floor, agent, urls, verdicts, offset) };
   const ms = medianMs(runs, minMs, () => {
     let offset = 0;
-    for (const host of hosts) {
-      for (const urls of host.urls) {
-        if (urls.length === 0) continue;
-        out.set(matcher.checkMany(urls), offset);
-        offset += urls.length;
-      }
-    }
+    for (const host of hosts) offset = checkHost(oneRule, undefined, host, out, offset);
   });
-  robots.dispose();
+  contender.release(floor);
   return ms;
 }
 
@@ -300,7 +293,7 @@ async function main(): Promise<void> {
   const crossChecked = job.contender === 'robots-wasm' ? await crossCheck(hosts, verdicts) : 0;
   writeFileSync(job.verdictsFile, verdicts);
   // After the verdicts are written: this phase writes its own over them.
-  const floorMs = job.contender === 'robots-wasm' ? await timeFloor(hosts, job.runs, job.minPhaseMs, verdicts) : 0;
+  const floorMs = job.contender === 'robots-wasm' ? timeFloor(contender, hosts, job.runs, job.minPhaseMs, verdicts) : 0;
   const result: FrontierMeasurement = { hosts: hosts.length, urls, matchers, totalMs, parseMs, compileMs, checkMs, floorMs, memory, crossChecked };
   console.log(JSON.stringify(result));
 }
