@@ -21,7 +21,12 @@ export interface FrontierJob {
   verdictsFile: string;
 }
 
-export type ContenderName = 'robots-wasm' | 'robots-parser';
+/**
+ * robots-wasm checks a host's URLs with checkMany; 'robots-wasm checkLines' checks the same URLs
+ * held as a crawler that keeps its frontier as bytes holds them (a host's URLs for an agent as
+ * UTF-8 lines, encoded before any timing) with checkLines.
+ */
+export type ContenderName = 'robots-wasm' | 'robots-wasm checkLines' | 'robots-parser';
 
 /** What a child measured (times in ms, over all hosts; memory in bytes, over all hosts). */
 export interface FrontierMeasurement {
@@ -38,13 +43,13 @@ export interface FrontierMeasurement {
   /** Checking every URL with every host parsed and compiled beforehand (median of runs). */
   checkMs: number;
   /**
-   * robots-wasm: checking every URL with one matcher of a one-rule file that no URL matches
-   * (median of runs): what getting URLs in and verdicts out costs, whatever the rules; 0 for
-   * robots-parser.
+   * robots-wasm (either way of checking): checking every URL with one matcher of a one-rule
+   * file that no URL matches (median of runs): what getting URLs in and verdicts out costs,
+   * whatever the rules; 0 for robots-parser.
    */
   floorMs: number;
   memory: MemoryFigures;
-  /** robots-wasm: URLs on which isAllowed was compared with checkMany (all equal, or the child fails). */
+  /** robots-wasm: URLs on which isAllowed was compared with its checkMany or checkLines (all equal, or the child fails). */
   crossChecked: number;
 }
 
@@ -92,6 +97,19 @@ async function robotsWasm(): Promise<Contender> {
       const stats = wasmMemoryStats();
       return { inUse: stats.usedBytes, memory: stats.memoryBytes };
     },
+  };
+}
+
+/** robots-wasm answering from each host's URLs as UTF-8 lines (see ContenderName), encoded here for every host. */
+async function robotsWasmLines(hosts: FrontierHost[]): Promise<Contender> {
+  const base = await robotsWasm();
+  const encoder = new TextEncoder();
+  const linesOf = (urls: string[]) => encoder.encode(urls.join('\n'));
+  const lines = new Map<string[], Uint8Array>(hosts.flatMap((host) => host.urls.map((urls) => [urls, linesOf(urls)] as const)));
+  return {
+    ...base,
+    // A list not in the frontier (the memory phase's ['/']) is encoded when checked.
+    check: (parsed, agent, urls, out, offset) => out.set((parsed as RobotsTxt).matcher(agent).checkLines(lines.get(urls) ?? linesOf(urls)), offset),
   };
 }
 
@@ -237,7 +255,7 @@ function measureMemory(contender: Contender, hosts: FrontierHost[]): MemoryFigur
   return { heapUsed, external, wasmInUse, wasmMemory, tableBytes, total: heapUsed + external - wasmMemory + wasmInUse };
 }
 
-/** robots-wasm only: isAllowed on every 61st URL equals what checkMany answered in `verdicts`. */
+/** robots-wasm only: isAllowed on every 61st URL equals what checkMany (or checkLines) answered in `verdicts`. */
 async function crossCheck(hosts: FrontierHost[], verdicts: Uint8Array): Promise<number> {
   const { RobotsTxt: Robots } = await import('robots-wasm');
   let offset = 0;
@@ -249,7 +267,7 @@ async function crossCheck(hosts: FrontierHost[], verdicts: Uint8Array): Promise<
       const matcher = robots.matcher(agent);
       for (let i = (61 - (offset % 61)) % 61; i < urls.length; i += 61, compared++) {
         if (matcher.isAllowed(urls[i]) !== (verdicts[offset + i] === 1)) {
-          throw new Error(`robots-wasm: checkMany and isAllowed differ on ${urls[i]} for ${agent}`);
+          throw new Error(`robots-wasm: isAllowed and the checks differ on ${urls[i]} for ${agent}`);
         }
       }
       offset += urls.length;
@@ -281,7 +299,8 @@ function medianMs(runs: number, minMs: number, fn: () => void): number {
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]) as FrontierJob;
   const hosts = buildFrontier(job.dirs, job.shape, job.seed);
-  const contender = job.contender === 'robots-wasm' ? await robotsWasm() : await robotsParser();
+  const contender = job.contender === 'robots-parser' ? await robotsParser() : job.contender === 'robots-wasm' ? await robotsWasm() : await robotsWasmLines(hosts);
+  const wasm = job.contender !== 'robots-parser';
   const urls = hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0);
   const matchers = hosts.reduce((sum, host) => sum + host.urls.filter((list) => list.length > 0).length, 0);
   const verdicts = new Uint8Array(urls);
@@ -290,10 +309,10 @@ async function main(): Promise<void> {
   const { parseMs, compileMs } = timeFixedCosts(contender, hosts, job.runs, job.minPhaseMs);
   const checkMs = timeChecks(contender, hosts, job.runs, job.minPhaseMs, verdicts);
   const totalMs = medianMs(job.runs, job.minPhaseMs, () => runFrontier(contender, hosts, verdicts));
-  const crossChecked = job.contender === 'robots-wasm' ? await crossCheck(hosts, verdicts) : 0;
+  const crossChecked = wasm ? await crossCheck(hosts, verdicts) : 0;
   writeFileSync(job.verdictsFile, verdicts);
   // After the verdicts are written: this phase writes its own over them.
-  const floorMs = job.contender === 'robots-wasm' ? timeFloor(contender, hosts, job.runs, job.minPhaseMs, verdicts) : 0;
+  const floorMs = wasm ? timeFloor(contender, hosts, job.runs, job.minPhaseMs, verdicts) : 0;
   const result: FrontierMeasurement = { hosts: hosts.length, urls, matchers, totalMs, parseMs, compileMs, checkMs, floorMs, memory, crossChecked };
   console.log(JSON.stringify(result));
 }

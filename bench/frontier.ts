@@ -1,9 +1,11 @@
 // The frontier benchmark (`npm run bench -- frontier [--quick] [--corpus DIR]...`, and a group of
 // `npm run bench`): a crawler's frontier of URLs over many hosts, each host's robots.txt parsed
-// once and its URLs checked for two agents, robots-wasm against robots-parser. Each contender
-// runs in a process of its own (bench/frontier-child.ts) on the same inputs, built there from the
-// same seed (bench/frontier-inputs.ts), in rounds that run both, so that a ratio is taken between
-// processes that ran seconds apart. Prints a table per shape and writes bench/frontier.json.
+// once and its URLs checked for two agents, robots-wasm (checkMany on the URL strings, and
+// checkLines on the same URLs as UTF-8 lines) against robots-parser. Each contender runs in a
+// process of its own (bench/frontier-child.ts) on the same inputs, built there from the same
+// seed (bench/frontier-inputs.ts), in rounds that run every contender, so that a ratio is taken
+// between processes that ran seconds apart. Prints a table per shape and writes
+// bench/frontier.json.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import type { ContenderName, FrontierJob, FrontierMeasurement, MemoryFigures } f
 import { median } from './measure.js';
 import { formatRatio, printTable } from './report.js';
 
-const CONTENDERS: ContenderName[] = ['robots-wasm', 'robots-parser'];
+const CONTENDERS: ContenderName[] = ['robots-wasm', 'robots-wasm checkLines', 'robots-parser'];
 const SEED = 31;
 
 /** What to run: the host directories, the shapes, and how many timed runs of each phase. */
@@ -23,7 +25,7 @@ export interface FrontierOptions {
   quick: boolean;
   /** Directories added to the default hosts with --corpus. */
   corpus: string[];
-  /** Rounds that run both contenders on each shape (FRONTIER_ROUNDS by default; 1 with --quick). */
+  /** Rounds that run every contender on each shape (FRONTIER_ROUNDS by default; 1 with --quick). */
   rounds?: number;
 }
 
@@ -35,10 +37,13 @@ export interface ShapeResult {
   shape: FrontierShape;
   /** Each contender's measurements, every figure the median over the rounds. */
   byContender: Record<ContenderName, FrontierMeasurement>;
-  /** robots-parser's total over robots-wasm's, in each round; the speed ratio is their median. */
+  /** robots-parser's total over robots-wasm's (checkMany), in each round; the speed ratio is their median. */
   speedRatios: number[];
   speed: number;
-  /** Share of the URLs on which robots-parser's verdict equals robots-wasm's. */
+  /** The same for robots-wasm checkLines. */
+  linesSpeedRatios: number[];
+  linesSpeed: number;
+  /** Share of the URLs on which robots-parser's verdict equals robots-wasm's (whose checkMany and checkLines must agree on every URL). */
   agreement: number;
 }
 
@@ -74,7 +79,7 @@ function runChild(contender: ContenderName, dirs: string[], shape: FrontierShape
 }
 
 /**
- * Each contender on one shape, in `timing.rounds` rounds that run both (which one first
+ * Each contender on one shape, in `timing.rounds` rounds that run every contender (the order
  * alternates), and the agreement of their verdicts; a contender whose verdicts change between
  * rounds fails the run.
  */
@@ -98,11 +103,16 @@ function runShape(dirs: string[], shape: FrontierShape, timing: Timing): ShapeRe
       rounds.push(measured);
     }
     const [a, b] = [verdicts['robots-wasm'], verdicts['robots-parser']];
+    if (Buffer.compare(a, verdicts['robots-wasm checkLines']) !== 0) throw new Error(`frontier (${shape.name}): robots-wasm's checkMany and checkLines differ`);
     let same = 0;
     for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
-    const speedRatios = rounds.map((r) => r['robots-parser'].totalMs / r['robots-wasm'].totalMs);
+    const ratios = (name: ContenderName) => rounds.map((r) => r['robots-parser'].totalMs / r[name].totalMs);
+    const [speedRatios, linesSpeedRatios] = [ratios('robots-wasm'), ratios('robots-wasm checkLines')];
     const byContender = Object.fromEntries(CONTENDERS.map((name) => [name, medianMeasurement(rounds.map((r) => r[name]))])) as Record<ContenderName, FrontierMeasurement>;
-    return { shape, byContender, speedRatios, speed: median(speedRatios), agreement: a.length === 0 ? 1 : same / a.length };
+    return {
+      shape, byContender, speedRatios, speed: median(speedRatios), linesSpeedRatios, linesSpeed: median(linesSpeedRatios),
+      agreement: a.length === 0 ? 1 : same / a.length,
+    };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -137,16 +147,17 @@ function printShape(result: ShapeResult): void {
     CONTENDERS.map((name) => {
       const m = result.byContender[name];
       const u = perUnit(m);
-      return [name, (m.totalMs / 1000).toPrecision(3), u.parseUs.toFixed(1), name === 'robots-wasm' ? u.compileUs.toFixed(1) : '-', u.urlNs.toFixed(0),
-        Math.round(u.bytesPerHost).toLocaleString('en'),
-        formatRatio(name === 'robots-wasm' ? result.speed : 1), formatRatio(m.memory.total / rp.memory.total)];
+      const speed = { 'robots-wasm': result.speed, 'robots-wasm checkLines': result.linesSpeed, 'robots-parser': 1 }[name];
+      return [name, (m.totalMs / 1000).toPrecision(3), u.parseUs.toFixed(1), name === 'robots-parser' ? '-' : u.compileUs.toFixed(1), u.urlNs.toFixed(0),
+        Math.round(u.bytesPerHost).toLocaleString('en'), formatRatio(speed), formatRatio(m.memory.total / rp.memory.total)];
     }));
-  console.log(`\nEvery figure is the median over ${result.speedRatios.length} round(s) that ran both contenders; the speed ratio is the median of each round's (${result.speedRatios.map((r) => r.toFixed(2)).join(', ')}).`);
+  const each = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
+  console.log(`\nEvery figure is the median over ${result.speedRatios.length} round(s) that ran every contender; a speed ratio is the median of each round's (checkMany ${each(result.speedRatios)}; checkLines ${each(result.linesSpeedRatios)}).`);
   const perHost = (bytes: number) => Math.round(bytes / m0.hosts).toLocaleString('en');
   console.log(`robots-wasm holds per cached host ${perHost(m0.memory.heapUsed)} bytes of JS heap, ${perHost(m0.memory.external - m0.memory.wasmMemory)} external and ${perHost(m0.memory.wasmInUse)} of WebAssembly memory in use (the table a host's matcher answers from is ${perHost(m0.memory.tableBytes)} bytes, held only when it is the full one: a linear one is made again when used); robots-parser ${perHost(rp.memory.heapUsed)} of JS heap.`);
-  const floorNs = m0.urls === 0 ? 0 : (m0.floorMs / m0.urls) * 1e6;
-  console.log(`With a one-rule file for every host instead of its own, robots-wasm's checks take ${floorNs.toFixed(0)} ns a URL: getting URLs in and verdicts out, whatever the rules. With nothing else but the measured parse, robots-wasm would be ${formatRatio(ceilingRatio(result))} robots-parser on this shape.`);
-  console.log(`robots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkMany equals its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
+  const floorNs = (m: FrontierMeasurement) => (m.urls === 0 ? 0 : (m.floorMs / m.urls) * 1e6).toFixed(0);
+  console.log(`With a one-rule file for every host instead of its own, robots-wasm's checks take ${floorNs(m0)} ns a URL (checkLines: ${floorNs(result.byContender['robots-wasm checkLines'])}): getting URLs in and verdicts out, whatever the rules. With nothing else but the measured parse, robots-wasm's checkMany would be ${formatRatio(ceilingRatio(result))} robots-parser on this shape.`);
+  console.log(`robots-parser agrees with robots-wasm on ${(result.agreement * 100).toFixed(2)}% of the ${m0.urls.toLocaleString('en')} URLs; robots-wasm's checkLines equals its checkMany on every URL, and both equal its isAllowed on the ${m0.crossChecked.toLocaleString('en')} URLs compared.`);
 }
 
 /**
