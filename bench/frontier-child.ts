@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { RobotsTxt } from 'robots-wasm';
 import { collectGarbage, median, timeMs } from './measure.js';
-import { buildFrontier, FRONTIER_AGENTS, type FrontierHost, type FrontierShape } from './frontier-inputs.js';
+import { buildFrontier, FRONTIER_AGENTS, type FrontierHost, type FrontierShape, type UrlStrings } from './frontier-inputs.js';
 
 /** What the parent asks of a child. */
 export interface FrontierJob {
@@ -14,6 +14,7 @@ export interface FrontierJob {
   dirs: string[];
   shape: FrontierShape;
   seed: number;
+  strings: UrlStrings;
   /** Timed runs of each phase (the median is reported). */
   runs: number;
   /** Fewest milliseconds a timed run lasts: a phase shorter than that is repeated within the run. */
@@ -298,7 +299,7 @@ function medianMs(runs: number, minMs: number, fn: () => void): number {
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]) as FrontierJob;
-  const hosts = buildFrontier(job.dirs, job.shape, job.seed);
+  const hosts = buildFrontier(job.dirs, job.shape, job.seed, job.strings);
   const contender = job.contender === 'robots-parser' ? await robotsParser() : job.contender === 'robots-wasm' ? await robotsWasm() : await robotsWasmLines(hosts);
   const wasm = job.contender !== 'robots-parser';
   const urls = hosts.reduce((sum, host) => sum + host.urls[0].length + host.urls[1].length, 0);

@@ -25,6 +25,14 @@ export interface FrontierHost {
   urls: string[][];
 }
 
+/**
+ * How the URL strings are held: 'text', split from each host's decoded text (as from a file
+ * read whole: two-byte strings, since the text holds non-ASCII URLs), or 'href', each one as
+ * `new URL(url).href` gives it (one-byte, non-ASCII percent-encoded), as a crawler that
+ * normalises its URLs holds them.
+ */
+export type UrlStrings = 'text' | 'href';
+
 /** How the URLs are split over the hosts. */
 export interface FrontierShape {
   name: string;
@@ -85,14 +93,15 @@ export function zipfSplit(hosts: number, count: number, exponent: number, seed: 
 
 /**
  * The frontier of a shape over the files of `dirs`: each host's URLs built from its own rules
- * and generic paths (bench/inputs.ts), the agents taking them in turn.
+ * and generic paths (bench/inputs.ts), held as `strings` says, the agents taking them in turn.
  */
-export function buildFrontier(dirs: readonly string[], shape: FrontierShape, seed: number): FrontierHost[] {
+export function buildFrontier(dirs: readonly string[], shape: FrontierShape, seed: number, strings: UrlStrings = 'text'): FrontierHost[] {
   const files = loadHostFiles(dirs);
   const counts = zipfSplit(files.length, shape.count, shape.exponent, seed);
   return files.map((file, h) => {
     const origin = originOf(file.name);
-    const all = urlsFromPatterns(counts[h], rulePatterns(file.body), seed + h, origin);
+    const text = urlsFromPatterns(counts[h], rulePatterns(file.body), seed + h, origin);
+    const all = strings === 'href' ? text.map((url) => new URL(url).href) : text;
     const urls = FRONTIER_AGENTS.map((_, a) => all.filter((_, i) => i % FRONTIER_AGENTS.length === a));
     return { origin, body: file.body, urls };
   });

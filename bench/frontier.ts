@@ -1,18 +1,18 @@
-// The frontier benchmark (`npm run bench -- frontier [--quick] [--corpus DIR]...`, and a group of
-// `npm run bench`): a crawler's frontier of URLs over many hosts, each host's robots.txt parsed
-// once and its URLs checked for two agents, robots-wasm (checkMany on the URL strings, and
-// checkLines on the same URLs as UTF-8 lines) against robots-parser. Each contender runs in a
-// process of its own (bench/frontier-child.ts) on the same inputs, built there from the same
-// seed (bench/frontier-inputs.ts), in rounds that run every contender, so that a ratio is taken
-// between processes that ran seconds apart. Prints a table per shape and writes
-// bench/frontier.json.
+// The frontier benchmark (`npm run bench -- frontier [--quick] [--corpus DIR]... [--strings
+// href]`, and a group of `npm run bench`): a crawler's frontier of URLs over many hosts, each
+// host's robots.txt parsed once and its URLs checked for two agents, robots-wasm (checkMany on
+// the URL strings, and checkLines on the same URLs as UTF-8 lines) against robots-parser. Each
+// contender runs in a process of its own (bench/frontier-child.ts) on the same inputs, built
+// there from the same seed (bench/frontier-inputs.ts), in rounds that run every contender, so
+// that a ratio is taken between processes that ran seconds apart. Prints a table per shape and
+// writes bench/frontier[-<dir>][-href].json.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultHostDirs, loadHostFiles, type FrontierShape } from './frontier-inputs.js';
+import { defaultHostDirs, loadHostFiles, type FrontierShape, type UrlStrings } from './frontier-inputs.js';
 import type { ContenderName, FrontierJob, FrontierMeasurement, MemoryFigures } from './frontier-child.js';
 import { median } from './measure.js';
 import { formatRatio, printTable } from './report.js';
@@ -27,6 +27,8 @@ export interface FrontierOptions {
   corpus: string[];
   /** Rounds that run every contender on each shape (FRONTIER_ROUNDS by default; 1 with --quick). */
   rounds?: number;
+  /** How the URL strings are held ('text' by default; `--strings href`). */
+  strings?: UrlStrings;
 }
 
 /** Rounds of the group run alone (`npm run bench -- frontier`). */
@@ -49,13 +51,22 @@ export interface ShapeResult {
 
 /**
  * Timed runs of each phase in a child, how long a run of the per-host phases lasts at least,
- * and how many rounds run each contender once.
+ * how the URL strings are held, and how many rounds run each contender once.
  */
-type Timing = Pick<FrontierJob, 'runs' | 'minPhaseMs'> & { rounds: number };
+type Timing = Pick<FrontierJob, 'runs' | 'minPhaseMs' | 'strings'> & { rounds: number };
 
 /** The `--corpus DIR` arguments. */
 export function corpusArgs(argv: readonly string[]): string[] {
   return argv.flatMap((arg, i) => (arg === '--corpus' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+}
+
+/** The `--strings text|href` argument ('text' without one); throws on another value. */
+export function stringsArg(argv: readonly string[]): UrlStrings {
+  const at = argv.indexOf('--strings');
+  if (at < 0) return 'text';
+  const value = argv[at + 1];
+  if (value !== 'text' && value !== 'href') throw new Error(`--strings takes text or href, not ${value}`);
+  return value;
 }
 
 /** The shapes: Zipf splits of 200,000 and 2,000,000 URLs (20,000 with --quick), and 75 URLs a host. */
@@ -70,7 +81,7 @@ function shapes(quick: boolean, hosts: number): FrontierShape[] {
 /** Runs one contender on one shape in a child process; its measurements and verdicts. */
 function runChild(contender: ContenderName, dirs: string[], shape: FrontierShape, timing: Timing, scratch: string): { measured: FrontierMeasurement; verdicts: Uint8Array } {
   const verdictsFile = join(scratch, `${contender}.bin`);
-  const job: FrontierJob = { contender, dirs, shape, seed: SEED, runs: timing.runs, minPhaseMs: timing.minPhaseMs, verdictsFile };
+  const job: FrontierJob = { contender, dirs, shape, seed: SEED, strings: timing.strings, runs: timing.runs, minPhaseMs: timing.minPhaseMs, verdictsFile };
   const child = fileURLToPath(new URL('./frontier-child.js', import.meta.url));
   const r = spawnSync(process.execPath, ['--expose-gc', child, JSON.stringify(job)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
   if (r.status !== 0) throw new Error(`frontier ${contender} (${shape.name}) exited with ${r.status}`);
@@ -185,13 +196,15 @@ function frontierTargets(results: ShapeResult[]): [string, number, string, boole
 /** Runs every shape, prints the tables and the targets, and writes the JSON; returns the results. */
 export function runFrontierGroup(options: FrontierOptions): { results: ShapeResult[]; targets: { name: string; value: number; wanted: string; met: boolean }[] } {
   const dirs = [...defaultHostDirs(), ...options.corpus];
-  const timing: Timing = options.quick ? { runs: 3, minPhaseMs: 20, rounds: 1 } : { runs: 3, minPhaseMs: 200, rounds: options.rounds ?? FRONTIER_ROUNDS };
+  const strings = options.strings ?? 'text';
+  const timing: Timing = options.quick ? { runs: 3, minPhaseMs: 20, rounds: 1, strings } : { runs: 3, minPhaseMs: 200, rounds: options.rounds ?? FRONTIER_ROUNDS, strings };
   const hostCount = loadHostFiles(dirs).length;
   const results = shapes(options.quick, hostCount).map((shape) => runShape(dirs, shape, timing));
   for (const result of results) printShape(result);
   const targets = frontierTargets(results);
   printTable('Frontier targets', ['target', 'measured', 'wanted', ''], targets.map(([name, value, wanted, ok]) => [name, value.toFixed(2), wanted, ok ? 'met' : 'NOT MET']));
-  const file = options.corpus.length === 0 ? 'frontier.json' : `frontier-${options.corpus.map((dir) => basename(dir)).join('+')}.json`;
+  const corpus = options.corpus.length === 0 ? '' : `-${options.corpus.map((dir) => basename(dir)).join('+')}`;
+  const file = `frontier${corpus}${strings === 'href' ? '-href' : ''}.json`;
   const out = { date: new Date().toISOString(), quick: options.quick, dirs, seed: SEED, ...timing, results, targets: targets.map(([name, value, wanted, met]) => ({ name, value, wanted, met })) };
   writeFileSync(new URL(`../../bench/${file}`, import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
   console.log(`\nbench/${file} written`);

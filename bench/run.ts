@@ -3,8 +3,9 @@
 // (bench/frontier.ts, bench/frontier.json) and the fleet group (bench/fleet.ts,
 // bench/fleet.json). `npm run bench -- adversarial` runs the adversarial inputs instead
 // (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench -- frontier
-// [--corpus DIR]` the frontier group alone, `npm run bench -- fleet` the fleet group alone,
-// `npm run bench -- linear [--corpus DIR]` the costs behind the linear budget (bench/linear-cost.ts).
+// [--corpus DIR] [--strings href]` the frontier group alone, `npm run bench -- fleet` the
+// fleet group alone, `npm run bench -- linear [--corpus DIR]` the costs behind the linear
+// budget (bench/linear-cost.ts).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { RobotsPool } from 'robots-wasm/pool';
 import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.js';
 import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
 import { runAdversarial } from './adversarial.js';
-import { corpusArgs, runFrontierGroup } from './frontier.js';
+import { corpusArgs, runFrontierGroup, stringsArg } from './frontier.js';
 import { runFleetGroup } from './fleet.js';
 import { IndependentPair, type PairTask } from './parallel-ceiling.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
@@ -411,8 +412,9 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   const onMachine = `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`;
   if (process.argv.includes('frontier')) {
-    console.log(`robots-wasm frontier benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
-    runFrontierGroup({ quick, corpus: corpusArgs(process.argv) });
+    const strings = stringsArg(process.argv);
+    console.log(`robots-wasm frontier benchmark${quick ? ' (--quick)' : ''}, URL strings as ${strings === 'href' ? 'URL.href gives them' : 'split from text'}; ${onMachine}`);
+    runFrontierGroup({ quick, corpus: corpusArgs(process.argv), strings });
     return;
   }
   if (process.argv.includes('fleet')) {
