@@ -9,7 +9,7 @@
 import { RobotsTxt } from '../src/index.js';
 import { linearBudget, linearTriesOf, linearWork } from '../src/matcher.js';
 import { buildFrontier, defaultHostDirs, FRONTIER_AGENTS, loadHostFiles } from './frontier-inputs.js';
-import { median } from './measure.js';
+import { median, timeMs } from './measure.js';
 import { printTable } from './report.js';
 
 /** URLs each host's matcher checks, at most (fewer where the budget stops a linear matcher sooner). */
@@ -39,9 +39,9 @@ interface HostCost {
 function perCall(run: () => void): number {
   const times: number[] = [];
   for (let i = 0; i < REPEATS; i++) {
-    const started = performance.now();
-    for (let j = 0; j < LOOPS; j++) run();
-    times.push(((performance.now() - started) * 1e3) / LOOPS);
+    times.push((timeMs(() => {
+      for (let j = 0; j < LOOPS; j++) run();
+    }) * 1e3) / LOOPS);
   }
   return median(times);
 }
