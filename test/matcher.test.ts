@@ -34,6 +34,21 @@ describe.each(['rfc', 'google'] as const)('batch verdicts agree with isAllowed, 
     expect(matcher.checkMany([])).toEqual(new Uint8Array(0));
   });
 
+  it('checkMany reads an array with its own join as the URLs it holds', () => {
+    const list = ['/private/1', '/public', '/doc/a.pdf'];
+    Object.defineProperty(list, 'join', { value: () => '/public/public/public' });
+    expect(Array.from(matcher.checkMany(list))).toEqual([0, 1, 0]);
+  });
+
+  it('checkMany refuses an array whose getters answer longer URLs on a second read', () => {
+    for (const size of [3, 5000]) {
+      const list = Array.from({ length: size }, () => '/public');
+      let reads = 0;
+      Object.defineProperty(list, 1, { get: () => (reads++ === 0 ? '/public' : `/public/${'x'.repeat(70_000)}`) });
+      expect(() => matcher.checkMany(list)).toThrow(/changed while it was read/);
+    }
+  });
+
   it('checkLines: one verdict per line, LF or CRLF, a last line without LF counts', () => {
     expect(Array.from(matcher.checkLines(encoder.encode('/private\r\n/public\n/x.pdf\n\n/private/ok')))).toEqual([0, 1, 0, 1, 1]);
     expect(Array.from(matcher.checkLines(encoder.encode('/private\n')))).toEqual([0]);

@@ -5,8 +5,7 @@
 // run in constant memory.
 //
 // A batch is as long as V8 allows a string to be without moving it to its large-object space:
-// the joined string is flattened into a new string by the write, and up to 64 Ki UTF-16 units
-// it is a bump allocation in the young generation, while past that it is a large-object
+// the joined string is a new string, and up to 64 Ki UTF-16 units it is a bump allocation in the young generation, while past that it is a large-object
 // allocation, which joining and writing pay for many times over; a shorter batch pays the
 // per-call cost more often.
 
@@ -32,6 +31,7 @@ export function unitsPastLong(length: number): number {
 const PACK_GUESS_BYTES = 96;
 
 const encoder = new TextEncoder();
+const join = Array.prototype.join;
 
 /**
  * Where one batch lives: its UTF-16 units, the unit where each URL ends, the UTF-8 bytes and
@@ -84,8 +84,6 @@ export class BatchArea {
     this.refresh();
     const ends = this.ends!;
     const limit = Math.min(to - from, BATCH_URLS);
-    // Joined by +=: a rope, flattened once by the write below.
-    let text = '';
     let units = 0;
     let longUnits = 0;
     let n = 0;
@@ -94,7 +92,6 @@ export class BatchArea {
       requireString(url, 'url');
       const next = units + url.length;
       if (next > BATCH_UNITS) break;
-      text += url;
       units = next;
       longUnits += unitsPastLong(url.length);
       ends[n] = units;
@@ -102,6 +99,12 @@ export class BatchArea {
     if (n === 0) return 0;
     this.filledUnits = units;
     this.filledLongUnits = longUnits;
+    // Joined by Array#join, which writes one flat string; a rope (+=) is flattened into one by
+    // the write as well, after a node per URL that the garbage collector then has to clear.
+    const text = join.call(from === 0 && n === urls.length ? urls : urls.slice(from, from + n), '');
+    // The join reads the URLs again: an array whose getters answer differently would overrun
+    // the units region.
+    if (text.length !== units) throw new TypeError('robots-wasm: the urls array changed while it was read');
     this.kernel.writeString(text, this.unitsAt, 'utf16le');
     this.filledBytes = this.kernel.fn.utf8FromUtf16(this.unitsAt, this.endsAt, n, this.bytesAt, this.spansAt, offset);
     return n;
