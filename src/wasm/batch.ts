@@ -5,9 +5,9 @@
 // run in constant memory.
 //
 // A batch is as long as V8 allows a string to be without moving it to its large-object space:
-// the joined string is a new string, and up to 64 Ki UTF-16 units it is a bump allocation in the young generation, while past that it is a large-object
-// allocation, which joining and writing pay for many times over; a shorter batch pays the
-// per-call cost more often.
+// the joined string is a new string, and up to 64 Ki UTF-16 units it is a bump allocation in
+// the young generation, while past that it is a large-object allocation, which joining and
+// writing pay for many times over; a shorter batch pays the per-call cost more often.
 
 import { requireString } from '../args.js';
 import { kernel, type Kernel } from './kernel.js';
@@ -78,7 +78,8 @@ export class BatchArea {
   /**
    * Encodes urls[from, to) as UTF-8 into the batch until it is full, with spans whose offsets
    * start at `offset`; returns how many were encoded (0 when urls[from] alone is longer than
-   * BATCH_UNITS). Throws a TypeError for a non-string.
+   * BATCH_UNITS). Throws a TypeError for a non-string, or when the URLs read differently the
+   * second time (an array with getters).
    */
   fill(urls: readonly string[], from: number, to = urls.length, offset = 0): number {
     this.refresh();
