@@ -205,7 +205,7 @@ function frontierTargets(results: ShapeResult[], judgeBytes: boolean): [string, 
 export function runFrontierGroup(options: FrontierOptions): { results: ShapeResult[]; targets: { name: string; value: number; wanted: string; met: boolean }[] } {
   const dirs = [...defaultHostDirs(), ...options.corpus];
   const strings = options.strings ?? 'text';
-  const timing: Timing = options.quick ? { runs: 3, minPhaseMs: 20, rounds: 1, strings } : { runs: 3, minPhaseMs: 200, rounds: options.rounds ?? FRONTIER_ROUNDS, strings };
+  const timing: Timing = { runs: 3, strings, ...(options.quick ? { minPhaseMs: 20, rounds: 1 } : { minPhaseMs: 200, rounds: options.rounds ?? FRONTIER_ROUNDS }) };
   const hostCount = loadHostFiles(dirs).length;
   const results = shapes(options.quick, hostCount).map((shape) => runShape(dirs, shape, timing));
   for (const result of results) printShape(result);

@@ -53,6 +53,8 @@ export const OWN_BLOCK: TablePlace = {
 
 /** An area larger than this is given back when a smaller table is made in it. */
 const LINEAR_AREA_KEPT_BYTES = 1 << 20;
+/** The smallest block the area takes or keeps, so that small tables share one. */
+const LINEAR_AREA_MIN_BYTES = 4096;
 
 /**
  * The one block of a thread where linear tables (FLAG_LINEAR) are made, for one matcher at a
@@ -74,8 +76,9 @@ class LinearArea implements TablePlace {
       this.ptr = 0;
       this.#capacity = 0;
       this.owner = null;
-      this.ptr = allocEvicting(Math.max(size, 4096));
-      this.#capacity = Math.max(size, 4096);
+      const capacity = Math.max(size, LINEAR_AREA_MIN_BYTES);
+      this.ptr = allocEvicting(capacity);
+      this.#capacity = capacity;
       this.#large = size > LINEAR_AREA_KEPT_BYTES;
     }
     return this.ptr;
@@ -86,7 +89,7 @@ class LinearArea implements TablePlace {
    * table does not use is given back at once, not at the next smaller table.
    */
   keep(ptr: number, size: number): void {
-    const kept = Math.max(size, 4096);
+    const kept = Math.max(size, LINEAR_AREA_MIN_BYTES);
     if (!this.#large || kept >= this.#capacity) return;
     kernel().heap.shrink(ptr, kept);
     this.#capacity = kept;
