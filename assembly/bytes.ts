@@ -14,6 +14,8 @@ export const CLASS_FETCH_QUERY: u8 = 32;
 export const CLASS_DROPPED_AT_END: u8 = 64;
 /** A fetch rewrites it in a path: tab, LF and CR (removed), '\\' (a '/'). */
 export const CLASS_REWRITTEN: u8 = 128;
+/** Clients may send it differently (percent-encoded, removed, rewritten): google mode's readings differ where a URL holds one. */
+export const CLASS_READINGS_DIFFER: u8 = CLASS_FETCH_PATH | CLASS_FETCH_QUERY | CLASS_REWRITTEN;
 
 const CLASSES = memory.data(256);
 const HEX_VALUES = memory.data(256);
@@ -49,7 +51,8 @@ export function initClasses(): void {
     if (c <= 0x20 || c == 0x3f) k |= CLASS_DROPPED_AT_END;
     if (c == 0x09 || c == 0x0a || c == 0x0d || c == 0x5c) k |= CLASS_REWRITTEN;
     // '\'' is special too: a query sends it as %27 (CLASS_FETCH_QUERY).
-    if ((k & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24 || c == 0x27) k |= CLASS_SPECIAL;
+    // '[' and ']' are special too: one client encodes them (google mode's readings).
+    if ((k & CLASS_ENCODE) != 0 || c == 0x23 || c == 0x25 || c == 0x2a || c == 0x24 || c == 0x27 || c == 0x5b || c == 0x5d) k |= CLASS_SPECIAL;
     store<u8>(CLASSES + c, k);
     store<u8>(HEX_VALUES + c, hv);
   }

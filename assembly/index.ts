@@ -10,17 +10,18 @@
 import {
   FLAG_RFC, HDR_CHECKSUM, HDR_FLAGS, HDR_KINDS_OFF, HDR_MAGIC, HDR_POOL_OFF, HDR_RULE_COUNT, HDR_RULES_OFF, HDR_TOTAL_LEN,
   HEADER_SIZE, IMAGE_BAD_LENGTH, IMAGE_NOT_A_TABLE, IMAGE_OK, IMAGE_OTHER_VERSION, LINES_REPORT, LINES_VERDICTS,
-  PATH_REFERENCE, PATH_RFC, RESULT_ROBOTS_TXT, RULE_LINE, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
+  PATH_REFERENCE, PATH_RFC, RESULT_OVER_LIMIT, RESULT_ROBOTS_TXT, RULE_LINE, VERDICT_OVER_LIMIT, RULE_PAT_END, RULE_SIZE, TABLE_MAGIC,
 } from '../src/wasm/abi';
 import { initClasses } from './bytes';
 import {
-  findPath, findRequestPath, FORM_AS_IS, FORM_NORMALIZE, FORM_NORMALIZE_SLASH, FORM_RESOLVE_URL, FORM_SLASH, mapPathStops,
-  pathEnd, pathNeedsSlash, pathStart, urlEnd,
+  findPath, findRequestPath, FORM_AS_IS, FORM_NORMALIZE, FORM_NORMALIZE_SLASH, FORM_RESOLVE_PATH, FORM_RESOLVE_URL, FORM_SLASH,
+  mapPathStops, pathEnd, pathNeedsSlash, pathStart, referenceAmbiguous, urlEnd,
 } from './path';
+import { decideReadings, decidingReading, readingChoicesOf, readingCount, resetReadings } from './readings';
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
-import { bestRule, mapKeyGates, verdictOf } from './match';
-export { keyFilterCount, linearEarlyWildcards } from './match';
+import { beginLinear, bestRule, linearSpent, mapKeyGates, verdictOf } from './match';
+export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { directiveNamed, initLexBytes, lexResume } from './lex';
 import { initGroups } from './groups';
@@ -64,6 +65,8 @@ export function heapBase(): usize {
   let gatesAt = -1;
   if (request) {
     const form = findRequestPath(buf, start, limit, lines, mapped);
+    // A URL clients may send otherwise (readings.ts): in google mode, bytes they may encode too.
+    if (form >= FORM_RESOLVE_PATH || (!rfc && form >= FORM_NORMALIZE)) return decideReadings(table, buf + start, lineLength(buf, start, lines), rfc, false, scratch);
     path = buf + pathStart;
     len = pathEnd - pathStart;
     if (form == FORM_AS_IS) {
@@ -75,12 +78,20 @@ export function heapBase(): usize {
     if (rfc && len == 11 && memory.compare(path, ROBOTS_TXT, 11) == 0) return RESULT_ROBOTS_TXT;
   } else {
     findPath(buf, start, limit, lines, mapped);
+    if (referenceAmbiguous) return decideReadings(table, buf + start, lineLength(buf, start, lines), false, true, scratch);
     path = buf + pathStart;
     len = pathEnd - pathStart;
     if (pathNeedsSlash) path = slashFirst(path, len++, scratch);
     else if (mapped) gatesAt = pathStart;
   }
   return <i32>bestRule(table, path, len, gatesAt);
+}
+
+/** Bytes of the URL at buf[start, urlEnd), without the CR that ends its line with `lines`. */
+// @ts-ignore: decorator
+@inline function lineLength(buf: usize, start: i32, lines: bool): i32 {
+  const end = urlEnd;
+  return lines && end > start && load<u8>(buf + end - 1) == 0x0d ? end - 1 - start : end - start;
 }
 
 /**
@@ -132,8 +143,13 @@ function rewritePath(form: i32, path: usize, len: i32, scratch: usize, rfc: bool
   return maps + 2 * size;
 }
 
-/** The deciding rule for the `urlLen`-byte URL at `url` (see decide). */
-export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize): i32 {
+/**
+ * The deciding rule for the `urlLen`-byte URL at `url` (see decide), or RESULT_OVER_LIMIT when a
+ * linear table's check passed `linearLimit` (see beginLinear; linearWork() tells its work).
+ */
+export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize, linearLimit: i32): i32 {
+  beginLinear(linearLimit);
+  resetReadings();
   const rfc = isRfc(table);
   return fetched || rfc ? decide(table, url, 0, urlLen, false, false, true, rfc, scratch) : decide(table, url, 0, urlLen, false, false, false, false, scratch);
 }
@@ -143,32 +159,37 @@ export function checkOne(table: usize, url: usize, urlLen: i32, fetched: bool, s
   return r == RESULT_ROBOTS_TXT ? 1 : verdictOf(table, <u32>r);
 }
 
-/** The verdict (1 allow, 0 disallow) for the `urlLen`-byte URL at `url`: checkOne, without the rule. */
-export function verdictOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize): u8 {
-  return verdict(table, checkOne(table, url, urlLen, fetched, scratch));
+/** The verdict (1 allow, 0 disallow, VERDICT_OVER_LIMIT) for the `urlLen`-byte URL at `url`: checkOne, without the rule. */
+export function verdictOne(table: usize, url: usize, urlLen: i32, fetched: bool, scratch: usize, linearLimit: i32): u8 {
+  const r = checkOne(table, url, urlLen, fetched, scratch, linearLimit);
+  return r == RESULT_OVER_LIMIT ? <u8>VERDICT_OVER_LIMIT : verdict(table, r);
 }
 
 /**
  * Verdicts (1 allow, 0 disallow) for `count` URLs stored in base[0, bytes); `spans` holds a
  * (offset from base, length) pair of u32 per URL; `fetched` as for decide. `scratch` needs
- * checkSpansScratchBytes(bytes, longest).
+ * checkSpansScratchBytes(bytes, longest). Returns `count`, or -1 when a linear table's checks
+ * passed `linearLimit` (see checkOne): then the verdicts written are to be ignored.
  */
-export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, fetched: bool, scratch: usize): void {
+export function checkSpans(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, fetched: bool, scratch: usize, linearLimit: i32): i32 {
+  beginLinear(linearLimit);
   const rfc = isRfc(table);
-  if (fetched || rfc) spansLoop(table, base, bytes, spans, count, out, true, rfc, scratch);
-  else spansLoop(table, base, bytes, spans, count, out, false, false, scratch);
+  if (fetched || rfc) return spansLoop(table, base, bytes, spans, count, out, true, rfc, scratch);
+  return spansLoop(table, base, bytes, spans, count, out, false, false, scratch);
 }
 
 // @ts-ignore: decorator
-@inline function spansLoop(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, request: bool, rfc: bool, scratch: usize): void {
+@inline function spansLoop(table: usize, base: usize, bytes: i32, spans: usize, count: i32, out: usize, request: bool, rfc: bool, scratch: usize): i32 {
   // Mapped like a buffer of lines (see path.ts): a URL's path scan ends on a branch otherwise.
   scratch = mapBuffer(table, base, bytes, false, request, scratch);
   for (let i = 0; i < count; i++) {
     const s = spans + (<usize>i << 3);
     const start = <i32>load<u32>(s);
     const r = decide(table, base, start, start + <i32>load<u32>(s + 4), false, true, request, rfc, scratch);
+    if (r == RESULT_OVER_LIMIT) return -1;
     store<u8>(out + i, verdict(table, r));
   }
+  return count;
 }
 
 const ALLOW_TAB = memory.data<u8>([97, 108, 108, 111, 119, 9]); // "allow\t"
@@ -192,10 +213,12 @@ function writeDecimal(at: usize, n: u32): i32 {
  * Checks the newline-separated URLs in buf[0, len) (a CR before the LF is part of the line end;
  * a final line without LF counts) and writes, by `mode` (LINES_* in src/wasm/abi.ts): a verdict
  * byte per line, the allowed lines themselves, or a report line per non-blank line. Returns the
- * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written. `out` needs
- * checkLinesOutBytes(len, mode) bytes, `scratch` checkLinesScratchBytes(len).
+ * number of lines, or for LINES_FILTER / LINES_REPORT the bytes written; -1 when a linear
+ * table's checks passed `linearLimit` (see checkOne). `out` needs checkLinesOutBytes(len, mode)
+ * bytes, `scratch` checkLinesScratchBytes(len).
  */
-export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32): i32 {
+export function checkLines(table: usize, buf: usize, len: i32, out: usize, scratch: usize, mode: i32, linearLimit: i32): i32 {
+  beginLinear(linearLimit);
   return isRfc(table) ? linesLoop(table, buf, len, out, scratch, mode, true) : linesLoop(table, buf, len, out, scratch, mode, false);
 }
 
@@ -208,6 +231,7 @@ export function checkLines(table: usize, buf: usize, len: i32, out: usize, scrat
   let start = 0;
   while (start < len) {
     const r = decide(table, buf, start, len, true, true, rfc, rfc, scratch);
+    if (r == RESULT_OVER_LIMIT) return -1;
     const lineEnd = urlEnd;
     if (mode == LINES_VERDICTS) {
       store<u8>(out + count, verdict(table, r));
@@ -244,6 +268,11 @@ export function linesDisallowed(): i32 {
   return disallowedLines;
 }
 
+/** Linear work (src/wasm/abi.ts, LINEAR_FREE_RULES) the last check call did on a linear table. */
+export function linearWork(): i32 {
+  return linearSpent;
+}
+
 /** Normalises one pattern (see normalize.ts for `how`); `dst` needs normalizePatternBytes(len). */
 export function normalizePattern(src: usize, len: i32, dst: usize, how: i32): i32 {
   return normalizeInto(src, len, dst, how);
@@ -267,6 +296,28 @@ export function pathOf(url: usize, len: i32, how: i32, dst: usize): i32 {
   if (form != FORM_AS_IS) return rewritePath(form, url + pathStart, n, dst, how == PATH_RFC);
   memory.copy(dst, url + pathStart, n);
   return n;
+}
+
+/**
+ * The reading that decided the last checkOne (src/wasm/abi.ts: READING_ONE when the URL has one
+ * reading, READING_REFERENCE, or an index among the READING_COUNT readings).
+ */
+export function lastReading(): i32 {
+  return decidingReading;
+}
+
+/** How many distinct readings the URL of the last checkOne had. */
+export function lastReadingCount(): i32 {
+  return readingCount;
+}
+
+/**
+ * Writes reading `reading` (an index, or READING_REFERENCE) of the `len`-byte URL at `url` to
+ * `dst` (4 * len + 8 bytes), normalised for RFC mode when `rfc`, and returns its length.
+ */
+export function readingOf(url: usize, len: i32, reading: i32, rfc: bool, dst: usize): i32 {
+  if (reading >= 0) return resolveUrl(url, len, dst, rfc, readingChoicesOf(reading));
+  return pathOf(url, len, PATH_REFERENCE, dst);
 }
 
 export { lexLines } from './lex';

@@ -24,8 +24,9 @@
 //   - per unkeyed wildcard rule whose literal part the walk reaches (a table with one
 //     wildcard rule, or a segment longer than MAX_KEY_LEN): one greedy match, O(n + pattern).
 // A linear table (FLAG_LINEAR) has no trie and no filter: firstMatching tries each rule, one
-// greedy match each, which src/matcher.ts allows only for a matcher's first LINEAR_CHECKS checks
-// of at most LINEAR_MAX_RULES rules.
+// greedy match each, and counts what that costs: past the work its caller allows, or one
+// rule's tries and a match begun of each rule and LINEAR_CHECK_SLACK more, it gives up, and
+// the full table answers (src/matcher.ts).
 
 import {
   FILTER_BUCKET_BITS, FILTER_BUCKETS_OFF, FILTER_GATE1_HI, FILTER_GATE1_LO, FILTER_KEY_COUNT, FILTER_KEYS_OFF,
@@ -37,8 +38,9 @@ import {
   NODE_HAS_WILD, NODE_LABEL_CHILDREN, NODE_LABEL_OFF, NODE_LABEL_SHIFT, RULE_PAT_END, RULE_SIZE, WILD_SIZE, WILD_STRENGTH,
   FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
   MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT, LINEAR_HEAD_BYTES, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE,
+  LINEAR_CHECK_SLACK, LINEAR_FREE_RULES, LINEAR_MATCH_WORK, LINEAR_OVER_LIMIT, LINEAR_SEARCH_BYTES,
 } from '../src/wasm/abi';
-import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits } from './scan';
+import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits, takeSearchWork } from './scan';
 import { childAreaBytes, childEntry } from './node';
 import { findByAutomata } from './automaton';
 import { anyOccurred, clearOccurrences, firstAt, hasOccurred, lastAt, markFirst, markOccurrence, occurredWord, setLast } from './occurrences';
@@ -573,12 +575,18 @@ function bestWild(table: usize, list: usize, wildCount: i32, path: usize, pos: i
 
 /**
  * bestRule for a linear table (FLAG_LINEAR): the rules in strength order, the first that
- * matches deciding, since it has the smallest number of all that match.
+ * matches deciding, since it has the smallest number of all that match. Counts its work in
+ * linearSpent (see linearCheckWork) and gives up with LINEAR_OVER_LIMIT once the work passes
+ * what the caller allowed (linearLimit) or a check of this table should ever cost
+ * (linearCheckCap): the full table then answers in time linear in the path.
  */
 function firstMatching(table: usize, path: usize, len: i32): u32 {
   const rules = table + <usize>u32At(table + HDR_RULES_OFF);
   const heads = table + <usize>u32At(table + HDR_FILTER_OFF);
   const count = u32At(table + HDR_RULE_COUNT);
+  const cap = linearCheckCap(count);
+  takeSearchWork();
+  let matched: u32 = 0;
   // Past a short path the load reads other bytes (in bounds: heap guard); a rule whose literal
   // head is longer than the path cannot match it, whatever they are.
   const first = load<u64>(path);
@@ -589,39 +597,67 @@ function firstMatching(table: usize, path: usize, len: i32): u32 {
     const pat = patternStart(table, rules, r);
     const patLen = <i32>(patternEnd(table, rules, r) - pat);
     // A head that is the whole pattern, all literal, matched it if the path is that long.
-    if (<i32>popcnt(mask) == patLen << 3 ? patLen <= len : ruleMatches(pat, patLen, path, len)) return r;
+    if (<i32>popcnt(mask) == patLen << 3) {
+      if (patLen <= len) return spendLinear(r + 1, matched, r);
+      continue;
+    }
+    const star = findByte(pat, 0, patLen, 0x2a);
+    if (star == patLen) {
+      if (literalMatches(pat, patLen, path, len)) return spendLinear(r + 1, matched, r);
+      continue;
+    }
+    matched++;
+    if (star <= len && memory.compare(pat, path, star) == 0 && wildcardTailMatches(pat, star, patLen, path, star, len)) return spendLinear(r + 1, matched, r);
+    const work = linearCheckWork(r + 1, matched);
+    if (work > cap || linearSpent + work > linearLimit) return LINEAR_OVER_LIMIT;
   }
-  return NO_RULE;
-}
-
-/** A linear table's rule with a '*' before this byte has a literal head that refuses few paths. */
-const EARLY_WILDCARD_BYTES = 3;
-
-/**
- * Rules of linear table `table` with a '*' before byte EARLY_WILDCARD_BYTES: a check runs
- * their wildcard match over most paths, where it refuses other rules with one comparison of
- * their literal heads.
- */
-export function linearEarlyWildcards(table: usize): u32 {
-  const rules = table + <usize>u32At(table + HDR_RULES_OFF);
-  const count = u32At(table + HDR_RULE_COUNT);
-  let early: u32 = 0;
-  for (let r: u32 = 0; r < count; r++) {
-    const pat = patternStart(table, rules, r);
-    const end = <i32>min(<usize>EARLY_WILDCARD_BYTES, patternEnd(table, rules, r) - pat);
-    if (findByte(pat, 0, end, 0x2a) < end) early++;
-  }
-  return early;
+  return spendLinear(count, matched, NO_RULE);
 }
 
 /**
- * Whether the pattern pat[0, patLen) matches the path: its literal part (up to its first '*',
- * without a final '$') starts it, then the rest matches as the trie's rules do - a final '$'
- * with no '*' ends the path there, a '*' hands the tail to wildcardTailMatches.
+ * Work a linear check did that a full check would not, in units of a rule tried (what
+ * src/matcher.ts budgets): each rule tried, each match begun past a rule's literal head
+ * (LINEAR_MATCH_WORK more), and its searches (LINEAR_SEARCH_BYTES of searchWork a unit), less
+ * LINEAR_FREE_RULES, which a full check's trie walk costs too.
  */
-function ruleMatches(pat: usize, patLen: i32, path: usize, len: i32): bool {
-  const star = findByte(pat, 0, patLen, 0x2a);
-  if (star < patLen) return star <= len && memory.compare(pat, path, star) == 0 && wildcardTailMatches(pat, star, patLen, path, star, len);
+// @ts-ignore: decorator
+@inline function linearCheckWork(tried: u32, matched: u32): i32 {
+  searchedSoFar += takeSearchWork();
+  const work = <i32>tried + <i32>matched * LINEAR_MATCH_WORK + searchedSoFar / LINEAR_SEARCH_BYTES - LINEAR_FREE_RULES;
+  return work > 0 ? work : 0;
+}
+
+/** searchWork of the current linear check so far. */
+let searchedSoFar: i32 = 0;
+
+/** The most work one linear check of a table of `rules` rules may do: each rule tried and matched once, and some searching. */
+// @ts-ignore: decorator
+@inline function linearCheckCap(rules: u32): i32 {
+  return <i32>min(rules, <u32>0x1000000) * (1 + LINEAR_MATCH_WORK) + LINEAR_CHECK_SLACK;
+}
+
+/** Adds the work of the linear check that ends with `result` to linearSpent; returns `result`. */
+// @ts-ignore: decorator
+@inline function spendLinear(tried: u32, matched: u32, result: u32): u32 {
+  linearSpent += linearCheckWork(tried, matched);
+  searchedSoFar = 0;
+  return result;
+}
+
+/** Linear work the linear checks of the current call did (src/matcher.ts charges it). */
+export let linearSpent: i32 = 0;
+/** Linear work the current call may do; past it a linear check gives up with LINEAR_OVER_LIMIT. */
+let linearLimit: i32 = 0;
+
+/** Starts a call that may do `limit` linear work. */
+export function beginLinear(limit: i32): void {
+  linearSpent = 0;
+  searchedSoFar = 0;
+  linearLimit = limit;
+}
+
+/** Whether the pattern pat[0, patLen), which has no '*', matches the path: its literal part starts it, and ends it with a final '$'. */
+function literalMatches(pat: usize, patLen: i32, path: usize, len: i32): bool {
   const anchored = load<u8>(pat + patLen - 1) == 0x24;
   const literal = anchored ? patLen - 1 : patLen;
   if (anchored ? literal != len : literal > len) return false;

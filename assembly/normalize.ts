@@ -10,7 +10,8 @@
 // pattern then compare byte for byte, so equivalent URIs match the same rules.
 //
 // Fetch form (google mode's URLs as a client sends them, see url.ts): only the bytes a WHATWG
-// URL parser percent-encodes in a path or a query are encoded; escapes stay as written.
+// URL parser percent-encodes in a path or a query are encoded; escapes stay as written. Raw
+// form (google mode's readings of clients that send bytes as written): nothing changes.
 //
 // Google mode patterns: %xx gets uppercase hex and every byte >= 0x80 is encoded; nothing
 // else changes.
@@ -26,6 +27,15 @@ import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC } from '../src/wasm/abi
 export const NORMALIZE_URL_RFC: i32 = 0;
 /** A URL's path and query (or a part of them), in fetch form. */
 export const NORMALIZE_URL_FETCH: i32 = 3;
+// A URL's path and query (or a part of them) as a client encodes it, for google mode's
+// readings (src/wasm/abi.ts, READ_ENCODING_*): as written, as the current URL standard does
+// ('^' encoded in a path, where NORMALIZE_URL_FETCH keeps Ada 2.9's set), as Chromium does, as
+// wget does, as Python requests does (its escapes in uppercase).
+export const NORMALIZE_URL_RAW: i32 = 4;
+export const NORMALIZE_URL_WHATWG: i32 = 5;
+export const NORMALIZE_URL_BROWSER: i32 = 6;
+export const NORMALIZE_URL_WGET: i32 = 7;
+export const NORMALIZE_URL_REQUESTS: i32 = 8;
 
 // @ts-ignore: decorator
 @inline function putEscape(dst: usize, o: i32, v: u32): i32 {
@@ -46,7 +56,8 @@ export const NORMALIZE_URL_FETCH: i32 = 3;
  * returns its length. `how` is one of the NORMALIZE_* constants.
  */
 export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
-  if (how == NORMALIZE_PATTERN_RFC && isPlainPattern(src, len)) {
+  if (how >= NORMALIZE_URL_WHATWG) return encodeAsClient(src, len, dst, how);
+  if (how == NORMALIZE_URL_RAW || (how == NORMALIZE_PATTERN_RFC && isPlainPattern(src, len))) {
     memory.copy(dst, src, len);
     return len;
   }
@@ -95,7 +106,8 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     } else if (c == 0x24) {
       if (how == NORMALIZE_PATTERN_RFC && i == len - 1) store<u8>(dst + o++, 0x24);
       else o = putEscape(dst, o, c);
-    } else if (c == 0x27 && inQuery(src, i)) {
+    } else if ((c == 0x27 && inQuery(src, i)) || (c == 0x23 && how == NORMALIZE_URL_RFC)) {
+      // A '#' reaches here only in a reading that sends it (READ_LAST_HASH): it is data.
       o = putEscape(dst, o, c);
     } else {
       store<u8>(dst + o++, <u8>c);
@@ -117,4 +129,41 @@ function isPlainPattern(src: usize, len: i32): bool {
     i = firstOf(src, i + 1, len, SET_SPECIAL);
   }
   return true;
+}
+
+/**
+ * normalizeInto for the client encodings past NORMALIZE_URL_RAW, byte by byte: they serve the
+ * readings of the few URLs whose readings differ (readings.ts).
+ */
+function encodeAsClient(src: usize, len: i32, dst: usize, how: i32): i32 {
+  let o = 0;
+  for (let i = 0; i < len; i++) {
+    const c = <u32>load<u8>(src + i);
+    const k = byteClass(c);
+    if (how == NORMALIZE_URL_WGET || how == NORMALIZE_URL_REQUESTS) {
+      if (c == 0x25) {
+        if (i + 2 < len && (byteClass(load<u8>(src + i + 1)) & byteClass(load<u8>(src + i + 2)) & CLASS_HEX) != 0) {
+          const v = (hexValue(load<u8>(src + i + 1)) << 4) | hexValue(load<u8>(src + i + 2));
+          // requests also decodes escapes of unreserved bytes, which robots.cc and so google
+          // mode hold to be other bytes (Google's ID_Encoding tests): that is left to RFC mode.
+          if (how == NORMALIZE_URL_WGET) copyBytes(dst + o, src + i, 3), (o += 3);
+          else o = putEscape(dst, o, v);
+          i += 2;
+        } else {
+          o = putEscape(dst, o, c);
+        }
+      } else if ((k & CLASS_ENCODE) != 0 || (how == NORMALIZE_URL_REQUESTS && (c == 0x5b || c == 0x5d))) {
+        o = putEscape(dst, o, c);
+      } else {
+        store<u8>(dst + o++, <u8>c);
+      }
+      continue;
+    }
+    // The URL standard's sets, with '^' in a path; Chromium's adds '|' there.
+    const query = inQuery(src, i);
+    const encoded = (k & (query ? CLASS_FETCH_QUERY : CLASS_FETCH_PATH)) != 0 || (!query && (c == 0x5e || (how == NORMALIZE_URL_BROWSER && c == 0x7c)));
+    if (encoded) o = putEscape(dst, o, c);
+    else store<u8>(dst + o++, <u8>c);
+  }
+  return o;
 }

@@ -25,8 +25,8 @@
 
 import { byteClass, CLASS_DROPPED_AT_END, CLASS_REWRITTEN } from './bytes';
 import {
-  DOTS, findByte, firstOf, markBlock, NIBBLE, SLASHES, outsideSet, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_HASH_NUL,
-  SET_HASH_NUL_LF, SET_SPECIAL,
+  DOTS, findByte, firstOf, markBlock, NIBBLE, SLASHES, outsideSet, setBits, nextMarked, SET_AUTHORITY_END, SET_DELIMITER, SET_DELIMITER_LF, SET_GOOGLE_STOPS,
+  SET_HASH_NUL, SET_HASH_NUL_LF, SET_SPECIAL,
 } from './scan';
 
 /** Offset of the first path byte within the buffer. */
@@ -37,6 +37,17 @@ export let pathEnd: i32 = 0;
 export let pathNeedsSlash: bool = false;
 /** Where the URL ends: the LF that ends its line, or the limit. */
 export let urlEnd: i32 = 0;
+/** Sets urlEnd back to `end`, after a findPath of a URL on its own inside a check of a buffer (readings.ts). */
+export function restoreUrlEnd(end: i32): void {
+  urlEnd = end;
+}
+
+/**
+ * findPath: the URL (not a path) may have request-targets other than the reference's reading
+ * of it (readings.ts): a byte clients send otherwise, a dot segment, an empty query, or a
+ * start the scans do not read as the reference does.
+ */
+export let referenceAmbiguous: bool = false;
 
 // What findRequestPath says must be done with [pathStart, pathEnd) before it is matched.
 /** Nothing: it is the request path. */
@@ -83,16 +94,16 @@ let pathStopMap: usize = 0;
  */
 export function mapPathStops(buf: usize, len: i32, request: bool, lines: bool, map: usize): void {
   pathStopMap = map;
-  const stops = request ? SET_SPECIAL : lines ? SET_HASH_NUL_LF : SET_HASH_NUL;
+  const stops = request ? SET_SPECIAL : SET_GOOGLE_STOPS;
   const lo = v128.load(stops);
   const hi = v128.load(stops + 16);
   const nibble = v128.load(NIBBLE);
+  const dots = v128.load(DOTS);
+  const slashes = v128.load(SLASHES);
   // The loop for each reading (the constant folds away in each). The byte before the buffer
   // is read too (in bounds: the heap hands out no address below its base); a mark it makes
   // stops no scan, since no path starts at a buffer's first byte's predecessor.
   if (request) {
-    const dots = v128.load(DOTS);
-    const slashes = v128.load(SLASHES);
     // 32 bytes a step: the loop's own work is a good part of a step's (mapBytes leaves room).
     for (let i = 0; i < len; i += 32) {
       const v = v128.load(buf + i);
@@ -103,8 +114,40 @@ export function mapPathStops(buf: usize, len: i32, request: bool, lines: bool, m
       store<u32>(map + (<usize>i >>> 3), ~(<u32>low | (<u32>high << 16)));
     }
   } else {
-    for (let i = 0; i < len; i += 16) markBlock(map, i, setBits(v128.load(buf + i), lo, hi, nibble));
+    // Google mode: its stops, and where a dot segment may start ('.' or '%' after a '/').
+    const percents = v128.load(PERCENTS);
+    for (let i = 0; i < len; i += 16) {
+      const v = v128.load(buf + i);
+      const afterSlash = i8x16.bitmask(v128.and(i8x16.eq(v128.load(buf + i - 1), slashes), v128.or(i8x16.eq(v, dots), i8x16.eq(v, percents))));
+      markBlock(map, i, setBits(v, lo, hi, nibble) | afterSlash);
+    }
   }
+}
+
+/** '%' in every lane (see scan.ts on v128 constants). */
+const PERCENTS = memory.data<u8>([37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37], 16);
+
+/**
+ * Whether the fragment p[from, end) holds another '#': a client that cuts the fragment at the
+ * last '#' sends the first (readings.ts), so the URL has more than one reading.
+ */
+// @ts-ignore: decorator
+@inline function holdsHash(p: usize, from: i32, end: i32): bool {
+  return findByte(p, from, end, 0x23) < end;
+}
+
+/** Whether p[from, end) holds a '.' or '%' right after a '/': where a dot segment may start. */
+function mayHoldDotSegment(p: usize, from: i32, end: i32): bool {
+  const dots = v128.load(DOTS);
+  const slashes = v128.load(SLASHES);
+  const percents = v128.load(PERCENTS);
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    let bits = i8x16.bitmask(v128.and(i8x16.eq(v128.load(p + i - 1), slashes), v128.or(i8x16.eq(v, dots), i8x16.eq(v, percents))));
+    if (end - i < 16) bits &= (1 << (end - i)) - 1;
+    if (bits != 0) return true;
+  }
+  return false;
 }
 
 /** Index of the first byte of p[from, end) that stops a request path scan (see mapPathStops), or end. */
@@ -161,9 +204,13 @@ function setNoPath(start: i32): void {
   const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
   if (start + 8 <= limit && head == HTTPS) {
     pathAt = delimiter(buf, start + 8, limit, lines);
+    referenceAmbiguous = false;
   } else if (start + 7 <= limit && (head & SEVEN_BYTES) == HTTP) {
     pathAt = delimiter(buf, start + 7, limit, lines);
+    referenceAmbiguous = false;
   } else {
+    // Any start but a path's may be read otherwise by a URL parser (and a path's is not looked at again below).
+    referenceAmbiguous = start >= limit || load<u8>(buf + start) != 0x2f;
     let searchStart = start;
     if (start + 2 <= limit && load<u16>(buf + start) == 0x2f2f) searchStart = start + 2;
     const early = delimiter(buf, searchStart, limit, lines);
@@ -181,12 +228,28 @@ function setNoPath(start: i32): void {
     // No path (a '#' before it starts means none either).
     setNoPath(start);
     urlEnd = c == 0x0a ? pathAt : lineEnd(buf, pathAt, limit, lines);
+    if (c == 0x23 && holdsHash(buf, pathAt + 1, urlEnd)) referenceAmbiguous = true;
     return;
   }
   pathStart = pathAt;
   pathNeedsSlash = c != 0x2f;
-  const stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : firstOf(buf, pathAt, limit, SET_HASH_NUL);
-  const s = stop < limit ? load<u8>(buf + stop) : 0x0a;
+  // A URL parser reads a ';' as part of the authority, the reference as the path's start.
+  if (c == 0x3b) referenceAmbiguous = true;
+  let stop = mapped ? nextMarked(pathStopMap, pathAt, limit) : firstOf(buf, pathAt, limit, SET_GOOGLE_STOPS);
+  let s = stop < limit ? load<u8>(buf + stop) : 0x0a;
+  // A CR that ends a line ends the path (it is dropped below).
+  if (lines && s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)) {
+    stop++;
+    s = 0x0a;
+  }
+  if (s != 0x23 && s != 0 && (s != 0x0a || !(lines || stop == limit))) {
+    // A byte where the readings may differ, before the path's end: found past it.
+    referenceAmbiguous = true;
+    stop = firstOf(buf, stop, limit, lines ? SET_HASH_NUL_LF : SET_HASH_NUL);
+    s = stop < limit ? load<u8>(buf + stop) : 0x0a;
+  } else if (!mapped && !referenceAmbiguous) {
+    referenceAmbiguous = mayHoldDotSegment(buf, pathAt, stop);
+  }
   if (s == 0x0a) {
     // Google mode does not stop at CR: drop one that ends the line.
     pathEnd = lines && stop > pathAt && load<u8>(buf + stop - 1) == 0x0d ? stop - 1 : stop;
@@ -194,7 +257,12 @@ function setNoPath(start: i32): void {
   } else {
     pathEnd = stop;
     urlEnd = lineEnd(buf, stop, limit, lines);
+    if (s == 0x23 && holdsHash(buf, stop + 1, urlEnd)) referenceAmbiguous = true;
   }
+  // An empty query's '?' (conservatively: any '?' that ends the path).
+  if (pathEnd > pathAt && load<u8>(buf + pathEnd - 1) == 0x3f) referenceAmbiguous = true;
+  // A path is matched as robots.cc matches it, whatever it holds.
+  if (start < limit && load<u8>(buf + start) == 0x2f) referenceAmbiguous = false;
 }
 
 /**
@@ -241,6 +309,7 @@ function setNoPath(start: i32): void {
     } else if (c == 0x23 || (c == 0x0a && (lines || pathAt == limit))) {
       setNoPath(start);
       urlEnd = c == 0x0a ? pathAt : lineEnd(buf, pathAt, limit, lines);
+      if (c == 0x23 && holdsHash(buf, pathAt + 1, urlEnd)) return leaveToUrlParser(buf, start, start, limit, lines, FORM_RESOLVE_URL);
       return FORM_SLASH;
     } else {
       // '\\', a tab or a newline in the authority.
@@ -262,25 +331,24 @@ function setNoPath(start: i32): void {
     next = stop + 1;
   } else if (s == 0x23) {
     next = lineEnd(buf, stop, limit, lines);
+    if (holdsHash(buf, stop + 1, next)) return leaveToUrlParser(buf, start, start, limit, lines, FORM_RESOLVE_URL);
   } else {
     return walkStops(buf, pathAt, stop, limit, lines, mapped, slash);
   }
   return endPath(buf, pathAt, stop, next, limit, lines, slash ? FORM_SLASH : FORM_AS_IS);
 }
 
-/** Whether a path starts at `start`: one '/' ("//host", "/\\host" and "/\t/host" name hosts). */
+/** Whether a path starts at `start`: a '/' ("//x" is a path too: a caller passing a path means a path). */
 // @ts-ignore: decorator
 @inline function isPlainPathStart(buf: usize, start: i32, limit: i32): bool {
-  if (start >= limit || load<u8>(buf + start) != 0x2f) return false;
-  const second = start + 1 < limit ? load<u8>(buf + start + 1) : 0x61;
-  return second != 0x2f && second != 0x5c && second != 0x09 && second != 0x0a && second != 0x0d;
+  return start < limit && load<u8>(buf + start) == 0x2f;
 }
 
 /**
  * Sets the path's end (`end`, the URL's `next`) and returns `form`, unless the byte before
- * `end` is one a fetch drops there: the '?' of an empty query, dropped here ("/a?" is "/a"),
- * or a space or control that ends the URL, for url.ts (the path holds its first byte at least:
- * '/' or '?', which stop no scan).
+ * `end` is one a fetch drops there: the '?' of an empty query, which some clients send and
+ * others drop (readings.ts), or a space or control that ends the URL, for url.ts (the path
+ * holds its first byte at least: '/' or '?', which stop no scan).
  */
 // @ts-ignore: decorator
 @inline function endPath(buf: usize, pathAt: i32, end: i32, next: i32, limit: i32, lines: bool, form: i32): i32 {
@@ -288,7 +356,7 @@ function setNoPath(start: i32): void {
   if ((byteClass(last) & CLASS_DROPPED_AT_END) != 0) {
     if (last == 0x3f) {
       // Only a query's first '?' starts it: "/a?b?" has the query "b?".
-      if (findByte(buf, pathAt, end - 1, 0x3f) == end - 1) end--;
+      if (findByte(buf, pathAt, end - 1, 0x3f) == end - 1) return leaveToUrlParser(buf, pathAt, end, limit, lines, FORM_RESOLVE_PATH);
     } else if (end == limit || load<u8>(buf + end) != 0x23) {
       return leaveToUrlParser(buf, pathAt, end, limit, lines, FORM_RESOLVE_PATH);
     }
@@ -313,6 +381,7 @@ function walkStops(buf: usize, pathAt: i32, stop: i32, limit: i32, lines: bool, 
     if (s == 0x23) {
       end = stop;
       next = lineEnd(buf, stop, limit, lines);
+      if (holdsHash(buf, stop + 1, next)) return leaveToUrlParser(buf, pathAt, stop, limit, lines, FORM_RESOLVE_PATH);
       break;
     }
     if (lines && (s == 0x0a || (s == 0x0d && (stop + 1 == limit || load<u8>(buf + stop + 1) == 0x0a)))) {
@@ -338,7 +407,7 @@ function walkStops(buf: usize, pathAt: i32, stop: i32, limit: i32, lines: bool, 
 @inline function fetchRewrites(buf: usize, at: i32, limit: i32, c: u32): bool {
   if (c == 0x2e) return startsDotSegment(buf, at, limit);
   if ((byteClass(c) & CLASS_REWRITTEN) != 0) return true;
-  return c == 0x25 && load<u8>(buf + at - 1) == 0x2f && load<u8>(buf + at + 1) == 0x32 && (load<u8>(buf + at + 2) | 0x20) == 0x65;
+  return c == 0x25 && at + 2 < limit && load<u8>(buf + at - 1) == 0x2f && load<u8>(buf + at + 1) == 0x32 && (load<u8>(buf + at + 2) | 0x20) == 0x65;
 }
 
 /**

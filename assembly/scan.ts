@@ -5,7 +5,7 @@
 // Byte sets are tested with two nibble lookups (nibbleTables below): a byte c is in a set when
 // lo[c & 15] & hi[c >> 4] != 0. The fixed sets of this file are built once, at start-up.
 
-import { byteClass, CLASS_SPECIAL } from './bytes';
+import { byteClass, CLASS_ENCODE, CLASS_READINGS_DIFFER, CLASS_SPECIAL } from './bytes';
 
 // @ts-ignore: decorator
 @inline function clamp(found: i32, end: i32): i32 {
@@ -163,10 +163,17 @@ export const SET_BLANK = memory.data(32);
 /** ASCII whitespace as C's isspace() sees it: space and 0x09-0x0d. */
 export const SET_SPACE = memory.data(32);
 /**
- * Bytes that end a path or need RFC normalisation: '#', '%', '*', '$' and the bytes RFC 3986
+ * Bytes that end a path or need RFC normalisation: '#', '%', '*', '$', "'", '[', ']' and the bytes RFC 3986
  * never allows in a URI (controls, CR and LF included, space, non-ASCII, " < > \\ ^ ` { | }).
  */
 export const SET_SPECIAL = memory.data(32);
+
+/**
+ * Google mode's path stops: '#', NUL, and the bytes where a URL's request-targets may differ
+ * from the reference's reading of it (path.ts): those some client percent-encodes, removes,
+ * rewrites or decodes (controls, LF included, space, " < > ` { } | ^ [ ] ' \\ %, non-ASCII).
+ */
+export const SET_GOOGLE_STOPS = memory.data(32);
 
 const ROWS = memory.data(64);
 
@@ -203,6 +210,9 @@ export function initScanSets(): void {
   memory.fill(ROWS, 0, 64);
   for (let c: u32 = 0; c < 256; c++) if ((byteClass(c) & CLASS_SPECIAL) != 0) addToRows(ROWS, c);
   nibbleTablesOfRows(ROWS, SET_SPECIAL, SET_SPECIAL + 16);
+  memory.fill(ROWS, 0, 64);
+  for (let c: u32 = 0; c < 256; c++) if (c == 0x23 || c == 0x25 || c == 0x5b || c == 0x5d || (byteClass(c) & (CLASS_READINGS_DIFFER | CLASS_ENCODE)) != 0) addToRows(ROWS, c);
+  nibbleTablesOfRows(ROWS, SET_GOOGLE_STOPS, SET_GOOGLE_STOPS + 16);
 }
 
 // @ts-ignore: decorator
@@ -310,15 +320,43 @@ export function indexOfSegment(path: usize, from: i32, len: i32, seg: usize, seg
     let m = i8x16.bitmask(v128.and(i8x16.eq(v128.load(path + i), first), i8x16.eq(v128.load(path + i + segLen - 1), last)));
     while (m != 0) {
       const at = i + ctz(m);
-      if (at > lastStart) return -1;
+      if (at > lastStart) return searched(from, lastStart, compared, -1);
       const k = candidateAgrees(path + at, seg, segLen);
-      if (k >= segLen - 1) return at;
+      if (k >= segLen - 1) return searched(from, at, compared + k, at);
       compared += k;
-      if (compared > ((at - from) << 2) + VERIFY_SLACK) return twoWaySearch(path, at + 1, len, seg, segLen);
+      if (compared > ((at - from) << 2) + VERIFY_SLACK) {
+        // The two-way search reads each byte at most twice.
+        searched(from, len + len - at, compared, 0);
+        return twoWaySearch(path, at + 1, len, seg, segLen);
+      }
       m &= m - 1;
     }
   }
-  return -1;
+  return searched(from, lastStart, compared, -1);
+}
+
+/**
+ * Work of the searches since the last resetSearchWork: bytes scanned, plus
+ * COMPARED_BYTE_WORK for each byte a candidate compared one at a time. A linear check counts it
+ * (match.ts), since its cost grows with it and not with the number of rules tried.
+ */
+let searchWork: i32 = 0;
+
+/** The weight of a byte compared at a candidate, against a byte scanned 16 at a time. */
+const COMPARED_BYTE_WORK = 8;
+
+/** Counts a search of path[from, reached) that compared `compared` bytes at candidates, and returns `result`. */
+// @ts-ignore: decorator
+@inline function searched(from: i32, reached: i32, compared: i32, result: i32): i32 {
+  searchWork += (reached - from) + compared * COMPARED_BYTE_WORK;
+  return result;
+}
+
+/** searchWork since the last call, which starts the count again. */
+export function takeSearchWork(): i32 {
+  const work = searchWork;
+  searchWork = 0;
+  return work;
 }
 
 /**

@@ -7,7 +7,7 @@
 // budget's functions.
 
 import { RobotsTxt } from '../src/index.js';
-import { linearBudget, linearTriesOf, linearWork } from '../src/matcher.js';
+import { compiledRule, linearBudget, linearWorkLeft } from '../src/matcher.js';
 import { buildFrontier, defaultHostDirs, FRONTIER_AGENTS, loadHostFiles } from './frontier-inputs.js';
 import { median, timeMs } from './measure.js';
 import { printTable } from './report.js';
@@ -54,11 +54,9 @@ function hostCost(body: string, urls: readonly string[]): HostCost | undefined {
   let matcher = robots.matcher(agent);
   const rules = matcher.ruleCount;
   if (rules === 0) return undefined;
-  // Reading the rule count made the linear table, so its early wildcards count.
-  const tries = linearTriesOf(matcher);
-  const early = tries > rules;
-  const length = Math.round(urls.reduce((sum, url) => sum + url.length, 0) / urls.length);
-  const budgetChecks = linearWork(tries, length) === 0 ? Infinity : Math.floor(linearBudget(rules) / linearWork(tries, length));
+  let early = false;
+  for (let r = 0; r < rules && !early; r++) early = compiledRule(matcher, r).pattern.slice(0, 3).includes('*');
+  const budgetChecks = checksAllowed(robots, agent, urls.slice(0, CHECKS), linearBudget(rules));
   // Few enough that a fresh matcher checks them all from its linear table.
   const checked = urls.slice(0, Math.max(1, Math.min(CHECKS, budgetChecks - 1)));
   const fresh = () => {
@@ -92,6 +90,22 @@ function hostCost(body: string, urls: readonly string[]): HostCost | undefined {
     linearMake: linearMade - made,
     fullMake: fullMade - made,
   };
+}
+
+/**
+ * Checks of `urls`' kind the budget lets a matcher make linear: the budget over the linear work
+ * a check costs, as the kernel counts it, on average over `urls` (each on a fresh matcher).
+ */
+function checksAllowed(robots: RobotsTxt, agent: string, urls: readonly string[], budget: number): number {
+  let work = 0;
+  for (const url of urls) {
+    const matcher = robots.matcher(agent);
+    matcher.isAllowed(url);
+    const left = linearWorkLeft(matcher);
+    work += left === Infinity ? budget : budget - left;
+    matcher.dispose();
+  }
+  return work === 0 ? Infinity : Math.floor((budget * urls.length) / work);
 }
 
 /** A table row of the hosts of one bucket: medians of their figures. */

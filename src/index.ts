@@ -8,7 +8,7 @@ export { Matcher, type DecidingRule, type Explanation } from './matcher.js';
 export { type Mode, type ParseOptions, DEFAULT_MAX_BYTES } from './robots/options.js';
 export { type RobotsBody } from './robots/body.js';
 export { isValidProductToken, productToken } from './robots/agent.js';
-export { getPathParamsQuery, normalizePath, escapePattern } from './url/path.js';
+export { getPathParamsQuery, normalizePath, escapePattern, type DecidingReading, type ReadingClient } from './url/path.js';
 export { init, setWasmMemoryLimit } from './wasm/kernel.js';
 export { setTableBudget, wasmMemoryStats, type WasmMemoryStats } from './wasm/tables.js';
 export { type HeapStats } from './wasm/memory.js';

@@ -9,14 +9,15 @@
 
 import {
   IMAGE_BAD_LENGTH, IMAGE_OK, IMAGE_OTHER_VERSION, LINES_FILTER, LINES_REPORT, LINES_VERDICTS, RESULT_NO_MATCH,
-  RESULT_ROBOTS_TXT, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES,
+  RESULT_OVER_LIMIT, RESULT_ROBOTS_TXT, VERDICT_OVER_LIMIT, RULE_KIND_ALLOW_BIT, RULE_KIND_DERIVED_BIT, TABLE_BAD_FILTER, TABLE_BAD_HEADER, TABLE_BAD_NODES,
   TABLE_BAD_RULES, TABLE_OK,
 } from './wasm/abi.js';
 import type { Mode } from './robots/options.js';
 import { requireString } from './args.js';
 import { concatBytes, lineChunkEnd } from './bytes.js';
-import { batchArea, unitsPastLong, type PackedUrls } from './wasm/batch.js';
+import { batchArea, type PackedUrls } from './wasm/batch.js';
 import { kernel } from './wasm/kernel.js';
+import { lastDecidingReading, type DecidingReading } from './url/path.js';
 import { alignUp } from './wasm/memory.js';
 import { asciiString } from './wasm/strings.js';
 import { admit, allocTable, linearArea, release, resident, TableBlock, touch, type TableSource } from './wasm/tables.js';
@@ -34,6 +35,12 @@ export interface DecidingRule {
 export interface Explanation {
   allowed: boolean;
   rule: DecidingRule | null;
+  /**
+   * When clients send the URL in more than one way (a dot segment, a '\\', an empty query):
+   * the request-target that decided, the first one disallowed, or when all are allowed the URL
+   * standard's (google mode: robots.cc's).
+   */
+  reading?: DecidingReading;
 }
 
 /** A compiled rule as stored in the table (internal: RobotsTxt maps it back to the file). */
@@ -62,59 +69,33 @@ class TableImage implements TableSource {
  * compiles the full one: so a matcher never pays more than twice the cheaper of the two
  * choices, whatever its use, and a matcher of few checks pays no compile it cannot repay.
  *
- * Costs are counted in linear work, a unit being one rule tried by a linear check:
- * - a linear check tries every rule, but the literal heads refuse most of them in one
- *   comparison, so a check of up to LINEAR_FREE_RULES rules on a short URL costs what a full
- *   check costs (the trie walk has fixed costs of its own); a rule with a wildcard near its
- *   start (linearEarlyWildcards in the kernel) is matched against most paths, and counts as
- *   EARLY_WILDCARD_TRIES rules; a rule's match may run the length of the path, so every
- *   LINEAR_URL_STEP chars of URL count as the rules tried again, and past LONG_URL_UNITS
- *   chars the free rules too; so the work of a batch follows from its URLs' count and
- *   lengths in all (linearBatchWork);
+ * Costs are counted in linear work, a unit being one rule tried by a linear check. The kernel
+ * counts what each linear check does (src/wasm/abi.ts, LINEAR_FREE_RULES): the rules it tried
+ * past the first few, each match it began past a rule's literal head, and the bytes its
+ * wildcard searches read; it gives up on a check once the work passes the budget left, or
+ * what one check of the table should cost, and the full table answers that check. Against it:
  * - compiling the full table costs FULL_COMPILE_WORK plus FULL_COMPILE_RULE_WORK a rule
  *   (linearBudget);
  * - making the linear table again, after another matcher's took the linear area, costs
  *   REMAKE_WORK plus REMAKE_RULE_WORK a rule (linearRemakeWork).
  * Their ratios are those `npm run bench -- linear` measures on real files (bench/README.md,
  * "Linear budget"), which also compares the checks the budget allows with those that repay
- * the full compile. A check that alone costs more than the budget left (many rules, a long
- * URL: what a hostile file and its links can make) goes to the full table, and a first check
- * of that kind makes no linear table at all.
+ * the full compile.
  */
-export const LINEAR_FREE_RULES = 6;
-export const EARLY_WILDCARD_TRIES = 8;
-const LINEAR_URL_STEP = 64;
-const FULL_COMPILE_WORK = 1280;
-const FULL_COMPILE_RULE_WORK = 320;
-const REMAKE_WORK = 256;
-const REMAKE_RULE_WORK = 80;
+const FULL_COMPILE_WORK = 800;
+const FULL_COMPILE_RULE_WORK = 200;
+const REMAKE_WORK = 160;
+const REMAKE_RULE_WORK = 50;
 
-/**
- * The linear work checking `count` URLs of `units` chars in all, `longUnits` of them past
- * LONG_URL_UNITS in each URL, costs beyond full checks, for a table whose checks try `tries`
- * rules (linearTries).
- */
-function linearBatchWork(tries: number, count: number, units: number, longUnits: number): number {
-  const free = Math.min(tries, LINEAR_FREE_RULES);
-  return ((tries - free) * (count + units / LINEAR_URL_STEP)) + (free * longUnits) / LINEAR_URL_STEP;
-}
+/** The kernel's limit argument: the linear work a call may do (an i32). */
+const MAX_LINEAR_LIMIT = 0x7fffffff;
 
-/** linearBatchWork of one URL of `length` chars. */
-export function linearWork(tries: number, length: number): number {
-  return linearBatchWork(tries, 1, length, unitsPastLong(length));
-}
-
-/** The rules a check of a linear table of `rules` rules, `early` of them with an early wildcard, tries (see LINEAR_FREE_RULES). */
-export function linearTries(rules: number, early: number): number {
-  return rules + (EARLY_WILDCARD_TRIES - 1) * early;
-}
-
-/** The linear work of making a linear table of `rules` rules again (see LINEAR_FREE_RULES). */
+/** The linear work of making a linear table of `rules` rules again (see FULL_COMPILE_WORK). */
 function linearRemakeWork(rules: number): number {
   return REMAKE_WORK + REMAKE_RULE_WORK * rules;
 }
 
-/** The linear work a matcher of `rules` rules does before it compiles the full table: that compile's cost (see LINEAR_FREE_RULES). */
+/** The linear work a matcher of `rules` rules does before it compiles the full table: that compile's cost (see FULL_COMPILE_WORK). */
 export function linearBudget(rules: number): number {
   return FULL_COMPILE_WORK + FULL_COMPILE_RULE_WORK * rules;
 }
@@ -144,7 +125,7 @@ interface Internal {
   linesTo(matcher: Matcher, bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number;
   whenDisposed(matcher: Matcher, hook: () => void): void;
   heldBytes(matcher: Matcher): number;
-  linearTries(matcher: Matcher): number;
+  linearLeft(matcher: Matcher): number;
 }
 
 let internal: Internal;
@@ -160,8 +141,6 @@ export class Matcher {
   #size: number;
   /** Linear work the linear table may still do (linearBudget); Infinity once the table is the full one. */
   #linearLeft: number;
-  /** Rules a check of the linear table tries (linearTries); 0 once the table is the full one. */
-  #linearTries: number;
   /** What the table is made from; undefined once disposed. */
   #source: TableSource | undefined;
   /** Whether the source has no rules: every URL is allowed, and verdicts need no table. */
@@ -178,7 +157,7 @@ export class Matcher {
       linesTo: (matcher, bytes, mode, sink) => matcher.#linesTo(bytes, mode, sink),
       whenDisposed: (matcher, hook) => (matcher.#onDispose ??= []).push(hook),
       heldBytes: (matcher) => matcher.#block.bytes,
-      linearTries: (matcher) => matcher.#linearTries,
+      linearLeft: (matcher) => matcher.#linearLeft,
     };
   }
 
@@ -186,9 +165,7 @@ export class Matcher {
   private constructor(source: TableSource, ptr: number) {
     this.#source = source;
     this.#allowsAll = source.rules === 0;
-    // Until the linear table is made (and its early wildcards counted), every rule counts once.
-    this.#linearTries = source.linear === true ? source.rules ?? 0 : 0;
-    this.#linearLeft = source.linear === true ? linearBudget(this.#linearTries) : Infinity;
+    this.#linearLeft = source.linear === true ? linearBudget(source.rules ?? 0) : Infinity;
     this.#size = 0;
     if (ptr !== 0) {
       this.#size = kernel().fn.tableSize(ptr) >>> 0;
@@ -230,9 +207,7 @@ export class Matcher {
     }
     const ptr = source.build(linearArea);
     linearArea.owner = this.#block;
-    const k = kernel();
-    this.#size = k.fn.tableSize(ptr) >>> 0;
-    if (!made && this.#linearTries !== 0) this.#linearTries = linearTries(source.rules ?? 0, k.fn.linearEarlyWildcards(ptr));
+    this.#size = kernel().fn.tableSize(ptr) >>> 0;
     return ptr;
   }
 
@@ -260,25 +235,34 @@ export class Matcher {
     if ((this.#linearLeft -= work) < 0) this.#upgrade();
   }
 
+  /** Whether the matcher answers from its linear table (until its budget is spent). */
+  get #linear(): boolean {
+    return this.#linearLeft !== Infinity;
+  }
+
+  /** The limit of a kernel check call: the linear work left, or none for the full table. */
+  #limit(): number {
+    return this.#linear ? Math.min(Math.floor(this.#linearLeft), MAX_LINEAR_LIMIT) : MAX_LINEAR_LIMIT;
+  }
+
   /**
-   * Counts the linear work of checking `count` URLs of `units` chars (linearBatchWork). At the
-   * first check the linear table is made first, so that its early wildcards count, unless its
-   * rules alone already make the check cost more than the budget: it would be dropped unused.
+   * Charges a kernel call on the linear table `table` the work it reports, and says whether the
+   * call gave up (`answer` RESULT_OVER_LIMIT or a negative count): then the full table, now made,
+   * must answer it.
    */
-  #chargeChecks(count: number, units: number, longUnits: number): void {
-    let work = linearBatchWork(this.#linearTries, count, units, longUnits);
-    if (this.#size === 0 && work <= this.#linearLeft) {
-      this.#table();
-      work = linearBatchWork(this.#linearTries, count, units, longUnits);
-    }
-    this.#charge(work);
+  #gaveUp(table: number, gaveUp: boolean): boolean {
+    if (table !== linearArea.ptr || !this.#linear) return false;
+    this.#charge(kernel().fn.linearWork());
+    if (gaveUp && this.#linear) this.#upgrade();
+    return gaveUp;
   }
 
   /** Drops the linear table: the next #table() makes the full one, as after an eviction. */
   #upgrade(): void {
     if (this.#linearLeft === Infinity && this.#source?.linear !== true) return;
     this.#linearLeft = Infinity;
-    this.#linearTries = 0;
+    // The full table is made at the next use; byteLength makes it when asked.
+    this.#size = 0;
     if (linearArea.owner === this.#block) linearArea.owner = null;
     const source = this.#source;
     if (source === undefined) return; // #table() says it was disposed
@@ -341,10 +325,11 @@ export class Matcher {
       this.#liveSource();
       return 1;
     }
-    if (this.#linearTries !== 0) this.#chargeChecks(1, url.length, unitsPastLong(url.length));
     // The table first: making it again uses the scratch block the URL is encoded into.
     const table = this.#table();
-    return kernel().checkUrl(table, url, fetched, verdict);
+    const answer = kernel().checkUrl(table, url, fetched, verdict, this.#limit());
+    if (!this.#gaveUp(table, answer === (verdict ? VERDICT_OVER_LIMIT : RESULT_OVER_LIMIT))) return answer;
+    return kernel().checkUrl(this.#table(), url, fetched, verdict, MAX_LINEAR_LIMIT);
   }
 
   /** May the agent fetch `url` (a full URL or a path)? */
@@ -355,9 +340,10 @@ export class Matcher {
   /** The verdict for `url` and the compiled rule that decided it. */
   explain(url: string): Explanation {
     const r = this.#checkOne(url, false, false);
-    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
+    const reading = lastDecidingReading(url, this.mode);
+    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return withReading({ allowed: true, rule: null }, reading);
     const rule = compiledRule(this, r);
-    return { allowed: rule.allow, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: rule.pattern, line: rule.line } };
+    return withReading({ allowed: rule.allow, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: rule.pattern, line: rule.line } }, reading);
   }
 
   /** Verdicts for many URLs: 1 = allowed, 0 = disallowed, in the same order. */
@@ -389,10 +375,12 @@ export class Matcher {
         i++;
         continue;
       }
-      // Charged by the batch, whose length fill() summed: a pass over the URLs for it would
-      // cost a fair part of checking them.
-      if (this.#linearTries !== 0) this.#chargeChecks(count, batch.filledUnits, batch.filledLongUnits);
-      k.fn.checkSpans(this.#table(), batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt);
+      let table = this.#table();
+      const done = k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt, this.#limit());
+      if (this.#gaveUp(table, done < 0)) {
+        table = this.#table();
+        k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt, MAX_LINEAR_LIMIT);
+      }
       copyVerdicts(k.u8, batch.outAt, count, out, i);
       i += count;
     }
@@ -416,37 +404,48 @@ export class Matcher {
   /** checkLines by chunks: each chunk's output goes to `sink` as a view of kernel memory. */
   #linesTo(bytes: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('robots-wasm: checkLines expects a Uint8Array');
-    if (this.#linearTries !== 0) {
-      // Past LINES_LINEAR_BYTES the full compile is small beside checking the lines, and
-      // counting them for the linear work would cost a fair part of checking them.
-      if (bytes.length > LINES_LINEAR_BYTES) this.#upgrade();
-      else this.#chargeChecks(...linesShape(bytes));
-    }
-    let table = this.#table();
-    const k = kernel();
+    // Past LINES_LINEAR_BYTES the full compile is small beside checking the lines.
+    if (this.#linear && bytes.length > LINES_LINEAR_BYTES) this.#upgrade();
     let disallowed = 0;
     let start = 0;
     while (start < bytes.length) {
       const end = lineChunkEnd(bytes, start, CHUNK_BYTES);
-      const size = end - start;
-      // One block: the lines | the output | the kernel's scratch.
-      const outAt = alignUp(size, 4);
-      const scratchAt = outAt + k.fn.checkLinesOutBytes(size, mode);
-      const chunkTable = table;
-      disallowed += k.withScratch(scratchAt + k.fn.checkLinesScratchBytes(size), (at) => {
-        k.u8.set(bytes.subarray(start, end), at);
-        const n = k.fn.checkLines(chunkTable, at, size, at + outAt, at + scratchAt, mode);
-        const chunkDisallowed = k.fn.linesDisallowed();
-        sink(k.u8.subarray(at + outAt, at + outAt + n));
-        return chunkDisallowed;
-      });
+      // The table first, outside the scratch block: the sink may have made tables, and the
+      // budget evicted this one to make room, and a linear table that gave up is made again as
+      // the full one; either is made before the chunk is written to the scratch block.
+      const chunkDisallowed = this.#linesChunk(this.#table(), bytes.subarray(start, end), mode, sink);
+      if (chunkDisallowed < 0) continue;
+      disallowed += chunkDisallowed;
       start = end;
-      // The sink may have made tables, and the budget evicted this one to make room: then it
-      // is made again here, before the next chunk is written to the scratch block.
-      if (start < bytes.length) table = this.#table();
     }
     return disallowed;
   }
+
+  /**
+   * checkLines of one chunk from `table`: its output to `sink`, and the number of lines it
+   * disallowed; or -1, with nothing written, when the linear table gave up on it.
+   */
+  #linesChunk(table: number, chunk: Uint8Array, mode: number, sink: (output: Uint8Array) => void): number {
+    const k = kernel();
+    // One block: the lines | the output | the kernel's scratch.
+    const outAt = alignUp(chunk.length, 4);
+    const scratchAt = outAt + k.fn.checkLinesOutBytes(chunk.length, mode);
+    return k.withScratch(scratchAt + k.fn.checkLinesScratchBytes(chunk.length), (at) => {
+      k.u8.set(chunk, at);
+      const n = k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, this.#limit());
+      if (this.#gaveUp(table, n < 0)) return -1;
+      const disallowed = k.fn.linesDisallowed();
+      sink(k.u8.subarray(at + outAt, at + outAt + n));
+      return disallowed;
+    });
+  }
+
+}
+
+/** `explanation`, with the reading that decided it when there is one. */
+export function withReading(explanation: Explanation, reading: DecidingReading | undefined): Explanation {
+  if (reading !== undefined) explanation.reading = reading;
+  return explanation;
 }
 
 /** Verdicts a batch wrote at memory[at, at + count), copied to out[to...]. */
@@ -456,29 +455,11 @@ function copyVerdicts(memory: Uint8Array, at: number, count: number, out: Uint8A
   else for (let j = 0; j < count; j++) out[to + j] = memory[at + j];
 }
 
-/**
- * How many lines `bytes` holds (a final one without a line end counts), and their bytes
- * without the line ends in all and past LONG_URL_UNITS in each (as #chargeChecks takes them).
- */
-function linesShape(bytes: Uint8Array): [count: number, units: number, longUnits: number] {
-  let count = 0;
-  let units = 0;
-  let longUnits = 0;
-  for (let at = 0; at < bytes.length; count++) {
-    let end = bytes.indexOf(10, at);
-    if (end < 0) end = bytes.length;
-    units += end - at;
-    longUnits += unitsPastLong(end - at);
-    at = end + 1;
-  }
-  return [count, units, longUnits];
-}
-
 // Internal: for the library's own modules, not re-exported by any entry point.
 
-/** The rules a check of the matcher's linear table tries (linearTries; its early wildcards counted once it is made), 0 once its table is the full one. */
-export function linearTriesOf(matcher: Matcher): number {
-  return internal.linearTries(matcher);
+/** The linear work the matcher's linear table may still do (linearBudget, less what its checks did); Infinity once its table is the full one. */
+export function linearWorkLeft(matcher: Matcher): number {
+  return internal.linearLeft(matcher);
 }
 
 /** Bytes of WebAssembly memory the matcher's table holds: its resident full table's, 0 for a linear one (the linear area's) or an evicted one. */
@@ -589,7 +570,8 @@ export function checkPacked(matcher: Matcher, { bytes, spans }: PackedUrls): Uin
   return k.withScratch(scratchAt + k.fn.checkSpansScratchBytes(bytes.length, longest), (at) => {
     k.u8.set(bytes, at);
     new Uint32Array(k.u8.buffer, at + spansAt, count * 2).set(spans);
-    k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt);
+    // Only full tables leave their thread: no linear limit applies.
+    k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt, MAX_LINEAR_LIMIT);
     return k.u8.slice(at + outAt, at + outAt + count);
   });
 }

@@ -3,7 +3,8 @@
 import { requireString } from './args.js';
 import { compiledRules } from './compile/table.js';
 import { RESULT_NO_MATCH, RESULT_ROBOTS_TXT } from './wasm/abi.js';
-import { compiledRule, decide, heldTableBytes, matcherOf, type Explanation, type Matcher } from './matcher.js';
+import { compiledRule, decide, heldTableBytes, matcherOf, withReading, type Explanation, type Matcher } from './matcher.js';
+import { lastDecidingReading } from './url/path.js';
 import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups, groupsRoom } from './robots/groups.js';
@@ -224,11 +225,12 @@ export class RobotsTxt {
   explain(url: string, agent: string): Explanation {
     const matcher = this.matcher(agent);
     const r = decide(matcher, url);
-    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return { allowed: true, rule: null };
+    const reading = lastDecidingReading(url, this.mode);
+    if (r === RESULT_NO_MATCH || r === RESULT_ROBOTS_TXT) return withReading({ allowed: true, rule: null }, reading);
     const compiled = compiledRule(matcher, r);
     // A derived rule (google mode's index.htm-as-directory) was written by the kernel, not the file.
     const pattern = compiled.derived ? compiled.pattern : ruleText(this.#structure, ruleOnLine(this.#structure, compiled.line));
-    return { allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } };
+    return withReading({ allowed: compiled.allow, rule: { kind: compiled.allow ? 'allow' : 'disallow', pattern, line: compiled.line } }, reading);
   }
 
   /**

@@ -1,6 +1,6 @@
 // RobotsCache against real servers on 127.0.0.1: one fetch per origin, freshness,
 // revalidation, the last good copy while unreachable, eviction, persistence and filter().
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RobotsCache } from '../src/index.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
 
@@ -289,7 +289,11 @@ describe('RobotsCache', () => {
   });
 
   describe('import() checks every field of a snapshot', () => {
-    const now = Date.now();
+    // Taken again before each test: a describe-time clock runs out the 5 s freshness below on a busy machine.
+    let now = Date.now();
+    beforeEach(() => {
+      now = Date.now();
+    });
     const okRecord = (origin: string, fields: Record<string, unknown> = {}) => ({
       status: 'ok', origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now - 1000,
       expiresAt: now + 3_600_000, body: Buffer.from('User-agent: *\nDisallow: /private\n').toString('base64'), ...fields,

@@ -151,7 +151,8 @@ describe("robots-parser's documented behaviour", () => {
 // Both libraries answer for the same file text, agents and URLs, and must agree wherever no
 // difference the README lists applies. What is left out, and why:
 //   URLs: any character outside PLAIN (the libraries normalise percent-encoding and non-ASCII
-//     differently), and /robots.txt (always allowed here).
+//     differently), /robots.txt (always allowed here), and URLs clients send in more than one
+//     way (an empty query, a dot segment: here every one is checked, robots-parser checks one).
 //   (agent, URL) pairs decided, in either library, by a rule that holds a character outside
 //     PLAIN or is read only leniently here (a misspelt key, a missing colon).
 //   agents named by a user-agent line robots-parser reads as another agent (product tokens),
@@ -163,6 +164,8 @@ describe("robots-parser's documented behaviour", () => {
 
 const ORIGIN = 'https://example.com';
 const PLAIN = /^[A-Za-z0-9/._~*$?=&;:,+!@()-]*$/;
+/** An empty query, or a dot segment in the path: clients send such a URL in more than one way. */
+const SEVERAL_READINGS = /^[^?]*\/\.\.?(\/|\?|$)|\?$/;
 const GENERIC_PATHS = ['/', '/index.html', '/a', '/search?q=1', '/x/y/z', '/?', '/a/../b'];
 const OTHER_ORIGINS = ['http://example.com/', 'https://www.example.com/', 'https://example.com:8443/', '/relative'];
 
@@ -254,7 +257,7 @@ function urlsFor(robots: RobotsTxt): string[] {
     const next = random(seed);
     for (const group of robots.groups) for (const rule of group.rules) paths.push(...urlsForPattern(rule.pattern, next));
   }
-  const urls = paths.filter((p) => PLAIN.test(p.replace(ORIGIN, ''))).map((p) => (p.startsWith(ORIGIN) ? p : ORIGIN + p));
+  const urls = paths.filter((p) => PLAIN.test(p.replace(ORIGIN, '')) && !SEVERAL_READINGS.test(p)).map((p) => (p.startsWith(ORIGIN) ? p : ORIGIN + p));
   return [...new Set(urls)].filter((u) => new URL(u).pathname !== '/robots.txt');
 }
 

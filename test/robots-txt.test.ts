@@ -187,7 +187,8 @@ describe('answers depend on path, params and query only', () => {
     ['https://user:pw@example.com:8080/a?b=1', false],
     ['/a?b#frag', false],
     ['/a#?b', true],
-    ['//example.com/a?b', false],
+    // A path that starts with "//" is a path, not a URL without its scheme.
+    ['//example.com/a?b', true],
     ['example.com/a?b', false],
     ['https://example.com/p;x', false],
     ['HTTPS://EXAMPLE.COM/a?b', false],

@@ -3,7 +3,7 @@
 
 import type { Mode } from '../robots/options.js';
 import { requireString } from '../args.js';
-import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC, PATH_FETCH, PATH_REFERENCE, PATH_RFC } from '../wasm/abi.js';
+import { NORMALIZE_PATTERN_GOOGLE, NORMALIZE_PATTERN_RFC, PATH_FETCH, PATH_REFERENCE, PATH_RFC, READING_ONE, READING_REFERENCE } from '../wasm/abi.js';
 import { kernel } from '../wasm/kernel.js';
 import { asciiString } from '../wasm/strings.js';
 
@@ -60,4 +60,37 @@ export function escapePattern(pattern: string | Uint8Array, mode: Mode = 'rfc'):
     const n = k.fn.normalizePattern(at, bytes.length, at + bytes.length, mode === 'rfc' ? NORMALIZE_PATTERN_RFC : NORMALIZE_PATTERN_GOOGLE);
     return asciiString(k.u8, at + bytes.length, at + bytes.length + n);
   });
+}
+
+/**
+ * The clients behind each reading of a URL (src/wasm/abi.ts, READING_*), in the kernel's order:
+ * the URL standard's (fetch and http.get from Node 24 on, Deno, Bun), Node 20 and 22's, fetch
+ * from Node 24 on (an empty query kept), Chromium's, curl's, wget's, Python requests',
+ * Python urllib's, the path as written (curl --path-as-is), and Node 20 and 22's where their
+ * URL parser leaves dot segments as written;
+ * google mode also reads a URL as robots.cc does ('reference').
+ */
+export const READING_CLIENTS = ['whatwg', 'node20', 'undici', 'browser', 'curl', 'wget', 'requests', 'urllib', 'as-written', 'node20-as-written'] as const;
+
+/** A family of HTTP clients that send a URL's request-target alike (see READING_CLIENTS). */
+export type ReadingClient = (typeof READING_CLIENTS)[number] | 'reference';
+
+/** The request-target that decided a verdict, when clients send a URL in more than one way. */
+export interface DecidingReading {
+  /** The clients that send it. */
+  client: ReadingClient;
+  /** The path and query the rules were matched against, as the mode compares them. */
+  path: string;
+}
+
+/**
+ * The reading that decided the kernel's last single check of `url` (checkOne), or undefined
+ * when the URL has one reading. Internal: Matcher and RobotsTxt add it to their explanations.
+ */
+export function lastDecidingReading(url: string, mode: Mode): DecidingReading | undefined {
+  const k = kernel();
+  const reading = k.fn.lastReading();
+  if (reading === READING_ONE || k.fn.lastReadingCount() < 2) return undefined;
+  const client = reading === READING_REFERENCE ? 'reference' : READING_CLIENTS[reading];
+  return { client, path: decoder.decode(k.readingPath(url, reading, mode === 'rfc')) };
 }

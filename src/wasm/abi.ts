@@ -335,10 +335,71 @@ export const NO_RULE = 0xffffffff;
 // Arguments and answers of the kernel's exports (assembly/index.ts).
 
 // How pathOf reads a URL: as the reference extracts its path, as the request path normalised
-// for RFC mode, or as the request path in fetch form.
+// for RFC mode, or as the request path in fetch form (the WHATWG reading, READING_WHATWG).
 export const PATH_REFERENCE = 0;
 export const PATH_RFC = 1;
 export const PATH_FETCH = 2;
+
+// Readings: the request-targets HTTP clients send for one URL (assembly/readings.ts). Each is a
+// set of READ_* choices and a READ_ENCODING_* (how google mode, which compares bytes as
+// written, sees the client encode them; RFC mode normalises them all alike); a check reads a
+// URL every distinct way (most URLs have one) and allows it only if every reading is allowed.
+/** Literal "." and ".." segments are resolved. */
+export const READ_DOTS = 1;
+/** Their percent-encoded spellings ("%2e", ".%2E", ...) too. */
+export const READ_ENCODED_DOTS = 2;
+/** '\\' is a '/' (in an http(s) URL's path). */
+export const READ_BACKSLASH = 4;
+/** The '?' of an empty query is sent. */
+export const READ_EMPTY_QUERY = 8;
+/** Tab, LF and CR are sent percent-encoded instead of removed. */
+export const READ_TABS = 16;
+/** The fragment starts at the last '#', not the first: the ones before it are sent. */
+export const READ_LAST_HASH = 32;
+export const READ_ENCODING_SHIFT = 6;
+export const READ_ENCODING_MASK = 7 << READ_ENCODING_SHIFT;
+/** The URL standard's percent-encoding ('^' included in a path). */
+export const READ_ENCODING_WHATWG = 0 << READ_ENCODING_SHIFT;
+/** Ada 2.9's (Node 20 and 22): the standard's, '^' left as it is. */
+export const READ_ENCODING_ADA2 = 1 << READ_ENCODING_SHIFT;
+/** Chromium's: the standard's, and '|' in a path. */
+export const READ_ENCODING_BROWSER = 2 << READ_ENCODING_SHIFT;
+/** None: the bytes as written (curl, urllib). */
+export const READ_ENCODING_RAW = 3 << READ_ENCODING_SHIFT;
+/** wget's: every byte a URI never holds, and a '%' that starts no escape; escapes as written. */
+export const READ_ENCODING_WGET = 4 << READ_ENCODING_SHIFT;
+/**
+ * Python requests': wget's, '[' and ']' too, escapes in uppercase. (It also decodes escapes of
+ * unreserved bytes, which robots.cc, and so google mode, holds to be other bytes; RFC mode
+ * normalises both alike.)
+ */
+export const READ_ENCODING_REQUESTS = 5 << READ_ENCODING_SHIFT;
+/** fetch() and http.get from Node 24 on, Deno, Bun: the URL standard's path and query. */
+export const READING_WHATWG = READ_DOTS | READ_ENCODED_DOTS | READ_BACKSLASH | READ_ENCODING_WHATWG;
+/** fetch() and http.get on Node 20 and 22, where their URL parser (Ada 2.9) keeps to the standard. */
+export const READING_NODE20 = READ_DOTS | READ_ENCODED_DOTS | READ_BACKSLASH | READ_ENCODING_ADA2;
+/** fetch() from Node 24 on (undici 7): the standard's, with the '?' of an empty query. */
+export const READING_UNDICI = READING_WHATWG | READ_EMPTY_QUERY;
+/** Chromium (and Puppeteer, Playwright): the standard's, with the '?' of an empty query. */
+export const READING_BROWSER = READ_DOTS | READ_ENCODED_DOTS | READ_BACKSLASH | READ_EMPTY_QUERY | READ_ENCODING_BROWSER;
+/** Node 20 and 22 where Ada 2.9 leaves the path as written (dot segments after a segment that starts with '.'). */
+export const READING_NODE20_AS_WRITTEN = READ_BACKSLASH | READ_ENCODING_ADA2;
+/** curl (and libcurl): literal dot segments resolved; "%2e", '\\' and an empty query as written. */
+export const READING_CURL = READ_DOTS | READ_EMPTY_QUERY | READ_ENCODING_RAW;
+/** wget: as curl, with tabs and the bytes a URI never holds percent-encoded. */
+export const READING_WGET = READ_DOTS | READ_EMPTY_QUERY | READ_TABS | READ_ENCODING_WGET;
+/** Python requests (urllib3): as wget, with an empty query dropped and escapes requoted. */
+export const READING_REQUESTS = READ_DOTS | READ_TABS | READ_ENCODING_REQUESTS;
+/** Python urllib: the path as written, up to the last '#'. */
+export const READING_URLLIB = READ_EMPTY_QUERY | READ_LAST_HASH | READ_ENCODING_RAW;
+/** curl --path-as-is, and any client that sends the path as written up to the first '#'. */
+export const READING_AS_WRITTEN = READ_EMPTY_QUERY | READ_ENCODING_RAW;
+/** Readings, in the order a check tries them (readings.ts holds the table). */
+export const READING_COUNT = 10;
+/** Google mode, a URL: the reference's own reading (robots.cc's), tried before the others. */
+export const READING_REFERENCE = -2;
+/** A URL read one way only. */
+export const READING_ONE = -1;
 
 // How normalizePattern reads a rule's pattern (assembly/normalize.ts): as rfc or google mode
 // compares patterns with paths.
@@ -353,6 +414,26 @@ export const LINES_REPORT = 2; // "allow\t<url>\n" or "disallow\t<url>\t<rule li
 // A single check's answer besides a strength number.
 export const RESULT_NO_MATCH = -1;
 export const RESULT_ROBOTS_TXT = -2;
+/**
+ * A linear table's check gave up: its work passed the limit the call was given, or what one
+ * check of the table should cost (as a strength number, LINEAR_OVER_LIMIT). The caller makes
+ * the full table and asks it.
+ */
+export const RESULT_OVER_LIMIT = -3;
+export const LINEAR_OVER_LIMIT = 0xfffffffd;
+/** What verdictOne answers for RESULT_OVER_LIMIT. */
+export const VERDICT_OVER_LIMIT = 2;
+
+// The work a linear check does beyond a full check, in units of a rule tried (the unit of the
+// linear budget in src/matcher.ts), as the kernel counts it (assembly/match.ts).
+/** Work a check does for free: a full check's trie walk costs about as much as trying this many rules. */
+export const LINEAR_FREE_RULES = 6;
+/** A match begun past a rule's literal head, besides the rule tried. */
+export const LINEAR_MATCH_WORK = 7;
+/** Bytes a search scans per unit (a byte compared at a candidate counts as COMPARED_BYTE_WORK in assembly/scan.ts). */
+export const LINEAR_SEARCH_BYTES = 4;
+/** Work one check may do beyond trying and matching each rule once. */
+export const LINEAR_CHECK_SLACK = 256;
 
 // What validateTable (assembly/validate.ts) says of a table image.
 export const TABLE_OK = 0;

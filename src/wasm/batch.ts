@@ -20,13 +20,6 @@ export const BATCH_URLS = 2048;
  * its large-object space (see above); a URL longer than this is checked alone.
  */
 export const BATCH_UNITS = 60 * 1024;
-/** fill() sums each URL's units past this many (filledLongUnits): what a long URL adds to its check. */
-export const LONG_URL_UNITS = 256;
-
-/** The units of a URL of `length` units past LONG_URL_UNITS. */
-export function unitsPastLong(length: number): number {
-  return length > LONG_URL_UNITS ? length - LONG_URL_UNITS : 0;
-}
 /** Bytes per URL a packed job starts with room for (it grows if they are longer). */
 const PACK_GUESS_BYTES = 96;
 
@@ -46,9 +39,6 @@ export class BatchArea {
   readonly scratchAt: number;
   /** UTF-8 bytes of the URLs the last fill() encoded. */
   filledBytes = 0;
-  /** UTF-16 units of the URLs the last fill() encoded: in all, and past LONG_URL_UNITS in each. */
-  filledUnits = 0;
-  filledLongUnits = 0;
   private ends: Uint32Array | undefined;
   private buffer: ArrayBuffer | undefined;
 
@@ -86,7 +76,6 @@ export class BatchArea {
     const ends = this.ends!;
     const limit = Math.min(to - from, BATCH_URLS);
     let units = 0;
-    let longUnits = 0;
     let n = 0;
     for (; n < limit; n++) {
       const url = urls[from + n];
@@ -94,12 +83,9 @@ export class BatchArea {
       const next = units + url.length;
       if (next > BATCH_UNITS) break;
       units = next;
-      longUnits += unitsPastLong(url.length);
       ends[n] = units;
     }
     if (n === 0) return 0;
-    this.filledUnits = units;
-    this.filledLongUnits = longUnits;
     // Joined by Array#join, which writes one flat string; a rope (+=) is flattened into one by
     // the write as well, after a node per URL that the garbage collector then has to clear.
     const text = join.call(from === 0 && n === urls.length ? urls : urls.slice(from, from + n), '');

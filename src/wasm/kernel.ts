@@ -13,11 +13,18 @@ import { base64Bytes, stringWriter, type StringWriter } from '../encoding.js';
 export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
-  checkOne(table: number, url: number, urlLen: number, fetched: number, scratch: number): number;
-  verdictOne(table: number, url: number, urlLen: number, fetched: number, scratch: number): number;
-  checkSpans(table: number, base: number, bytes: number, spans: number, count: number, out: number, fetched: number, scratch: number): void;
-  checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number): number;
+  checkOne(table: number, url: number, urlLen: number, fetched: number, scratch: number, linearLimit: number): number;
+  verdictOne(table: number, url: number, urlLen: number, fetched: number, scratch: number, linearLimit: number): number;
+  /** `count`, or -1 when a linear table gave up (RESULT_OVER_LIMIT). */
+  checkSpans(table: number, base: number, bytes: number, spans: number, count: number, out: number, fetched: number, scratch: number, linearLimit: number): number;
+  checkLines(table: number, buf: number, len: number, out: number, scratch: number, mode: number, linearLimit: number): number;
   linesDisallowed(): number;
+  /** Linear work the last check call did on a linear table (src/wasm/abi.ts, LINEAR_FREE_RULES). */
+  linearWork(): number;
+  /** The reading that decided the last checkOne (READING_* in src/wasm/abi.ts), and how many distinct ones its URL had. */
+  lastReading(): number;
+  lastReadingCount(): number;
+  readingOf(url: number, len: number, reading: number, rfc: number, dst: number): number;
   utf8FromUtf16(units: number, ends: number, count: number, dst: number, spans: number, offset: number): number;
   normalizePattern(src: number, len: number, dst: number, how: number): number;
   pathOf(url: number, len: number, how: number, dst: number): number;
@@ -58,8 +65,6 @@ export interface KernelExports {
   /** 1 RFC mode, 0 google mode. */
   tableMode(table: number): number;
   tableRuleCount(table: number): number;
-  /** Rules of a linear table (FLAG_LINEAR) with a wildcard near their start. */
-  linearEarlyWildcards(table: number): number;
   ruleLine(table: number, r: number): number;
   /** RULE_KIND_* bits (src/wasm/abi.ts). */
   ruleKind(table: number, r: number): number;
@@ -255,13 +260,14 @@ export class Kernel {
   }
 
   /**
-   * checkOne (or with `verdict`, verdictOne) of the table at `table` for `url`: the URL is
-   * encoded into the scratch block, with the room the kernel needs to resolve it above it.
+   * checkOne (or with `verdict`, verdictOne) of the table at `table` for `url`, within
+   * `linearLimit` (see checkOne in assembly/index.ts): the URL is encoded into the scratch
+   * block, with the room the kernel needs to resolve it above it.
    */
-  checkUrl(table: number, url: string, fetched: boolean, verdict: boolean): number {
+  checkUrl(table: number, url: string, fetched: boolean, verdict: boolean, linearLimit: number): number {
     const length = this.#encodeUrl(url);
     const check = verdict ? this.fn.verdictOne : this.fn.checkOne;
-    const result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3);
+    const result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3, linearLimit);
     this.releaseScratch();
     return result;
   }
@@ -271,6 +277,15 @@ export class Kernel {
     const length = this.#encodeUrl(url);
     const at = this.urlAt + url.length * 3;
     const path = this.u8.slice(at, at + this.fn.pathOf(this.urlAt, length, how, at));
+    this.releaseScratch();
+    return path;
+  }
+
+  /** The kernel's readingOf `url` (an index, or READING_REFERENCE), copied out. */
+  readingPath(url: string, reading: number, rfc: boolean): Uint8Array {
+    const length = this.#encodeUrl(url);
+    const at = this.urlAt + url.length * 3;
+    const path = this.u8.slice(at, at + this.fn.readingOf(this.urlAt, length, reading, rfc ? 1 : 0, at));
     this.releaseScratch();
     return path;
   }

@@ -321,7 +321,7 @@ function googleEscapePattern(value: Uint8Array): Uint8Array {
 
 /** Bytes that may not appear raw in a normalised URI path. */
 function mustEncode(b: number): boolean {
-  if (b >= 0x80 || b <= 0x20 || b === 0x7f) return true;
+  if (b >= 0x80 || b <= 0x20 || b === 0x7f || b === HASH) return true;
   // " < > \ ^ ` { | }
   return [0x22, 0x3c, 0x3e, 0x5c, 0x5e, 0x60, 0x7b, 0x7c, 0x7d].includes(b);
 }
@@ -390,15 +390,53 @@ export function referencePath(url: Uint8Array): Uint8Array {
 }
 
 /**
+ * How one family of HTTP clients turns a URL into the request-target it sends (the kernel's
+ * readings, written here again from the client behaviour they stand for): which dot segments
+ * it resolves (none, literal "." and "..", or with "%2e" spellings too), whether '\\' is a '/',
+ * whether an empty query's '?' is sent, whether tabs and newlines are sent percent-encoded
+ * rather than removed, whether the fragment starts at the last '#' rather than the first, and
+ * how it percent-encodes (what google mode, which compares bytes as written, sees).
+ */
+export interface ClientReading {
+  dots: 'none' | 'literal' | 'all';
+  backslash: boolean;
+  emptyQuery: boolean;
+  tabs: boolean;
+  lastHash: boolean;
+  encoding: 'whatwg' | 'ada2' | 'browser' | 'raw' | 'wget' | 'requests';
+}
+
+const STANDARD = { dots: 'all', backslash: true, emptyQuery: false, tabs: false, lastHash: false } as const;
+
+/**
+ * Node 24+ (and the URL standard), Node 20/22, Node 24+'s fetch, Chromium, curl, wget, Python
+ * requests, Python urllib, curl --path-as-is, and Node 20/22 where their parser leaves a path as
+ * written.
+ */
+export const CLIENT_READINGS: readonly ClientReading[] = [
+  { ...STANDARD, encoding: 'whatwg' },
+  { ...STANDARD, encoding: 'ada2' },
+  { ...STANDARD, emptyQuery: true, encoding: 'whatwg' },
+  { ...STANDARD, emptyQuery: true, encoding: 'browser' },
+  { dots: 'literal', backslash: false, emptyQuery: true, tabs: false, lastHash: false, encoding: 'raw' },
+  { dots: 'literal', backslash: false, emptyQuery: true, tabs: true, lastHash: false, encoding: 'wget' },
+  { dots: 'literal', backslash: false, emptyQuery: false, tabs: true, lastHash: false, encoding: 'requests' },
+  { dots: 'none', backslash: false, emptyQuery: true, tabs: false, lastHash: true, encoding: 'raw' },
+  { dots: 'none', backslash: false, emptyQuery: true, tabs: false, lastHash: false, encoding: 'raw' },
+  { ...STANDARD, dots: 'none', encoding: 'ada2' },
+];
+
+/**
  * The path and query a WHATWG URL parser gives for `url` (new URL(url).pathname + search),
  * written out step by step on bytes: tab/LF/CR removed, C0 and space trimmed, the scheme,
  * '\\' as '/' for http(s)-like URLs, the authority skipped, dot segments removed segment by
- * segment, the fragment and an empty query dropped. Input without a scheme is a path when it starts with one
- * slash, a host after two, and otherwise a host as the reference reads it. Percent-encoding
- * is left to rfcNormalise.
+ * segment, the fragment and an empty query dropped. Input without a scheme is a path when it
+ * starts with a slash (one or two, or a '\\'), and otherwise a host as the reference reads it.
+ * Percent-encoding is left to rfcNormalise. `reading`: another client's way instead (see
+ * ClientReading).
  */
-export function requestPath(url: Uint8Array): Uint8Array {
-  let bytes = Array.from(url).filter((b) => b !== TAB && b !== LF && b !== CR);
+export function requestPath(url: Uint8Array, reading: ClientReading = CLIENT_READINGS[1]!): Uint8Array {
+  let bytes = reading.tabs ? Array.from(url) : Array.from(url).filter((b) => b !== TAB && b !== LF && b !== CR);
   while (bytes.length > 0 && bytes[0]! <= SPACE) bytes.shift();
   while (bytes.length > 0 && bytes[bytes.length - 1]! <= SPACE) bytes.pop();
   const colon = bytes.indexOf(COLON);
@@ -414,32 +452,30 @@ export function requestPath(url: Uint8Array): Uint8Array {
   } else if (scheme && startsWithText(bytes.slice(scheme[0].length), '//')) {
     special = false;
     rest = afterAuthority(bytes.slice(scheme[0].length + 2), false);
-  } else if (isSlash(bytes[0], true) && isSlash(bytes[1], true)) {
-    rest = bytes.slice();
-    while (isSlash(rest[0], true)) rest.shift();
-    rest = afterAuthority(rest, true);
   } else if (isSlash(bytes[0], true) || bytes[0] === QUESTION || bytes[0] === HASH) {
     rest = bytes;
   } else {
     rest = afterAuthority(bytes, true);
   }
-  const hash = rest.indexOf(HASH);
+  const hash = reading.lastHash ? rest.lastIndexOf(HASH) : rest.indexOf(HASH);
   if (hash >= 0) rest = rest.slice(0, hash);
   const question = rest.indexOf(QUESTION);
   const pathPart = question >= 0 ? rest.slice(0, question) : rest;
-  // An empty query is none: new URL(...).search is "" for "/a?".
-  const query = question >= 0 && question < rest.length - 1 ? rest.slice(question) : [];
-  // Segments after the leading slash; a separator is '/' (and '\\' when special).
+  // An empty query is none for new URL(...).search: "/a?" is "/a".
+  const query = question >= 0 && (reading.emptyQuery || question < rest.length - 1) ? rest.slice(question) : [];
+  const separator = special && reading.backslash;
+  // Segments after the leading slash; a separator is '/' (and '\\' when the reading says so).
   const segments: number[][] = [[]];
-  for (let i = isSlash(pathPart[0], special) ? 1 : 0; i < pathPart.length; i++) {
-    if (isSlash(pathPart[i], special)) segments.push([]);
+  for (let i = isSlash(pathPart[0], separator) ? 1 : 0; i < pathPart.length; i++) {
+    if (isSlash(pathPart[i], separator)) segments.push([]);
     else segments[segments.length - 1]!.push(pathPart[i]!);
   }
   const out: number[][] = [];
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;
-    // The dot segments are ".", "..", with any dot written %2e or %2E.
-    const word = segment.length > 6 ? '' : String.fromCharCode(...segment).toLowerCase().replaceAll('%2e', '.');
+    // The dot segments are "." and "..", with any dot written %2e or %2E where the reading says so.
+    const text = segment.length > 6 ? '' : String.fromCharCode(...segment);
+    const word = reading.dots === 'all' ? text.toLowerCase().replaceAll('%2e', '.') : reading.dots === 'literal' ? text : '';
     if (word === '..') {
       out.pop();
       if (last) out.push([]);
@@ -450,6 +486,42 @@ export function requestPath(url: Uint8Array): Uint8Array {
     }
   });
   return Uint8Array.from([SLASH, ...out.flatMap((segment, i) => (i === 0 ? segment : [SLASH, ...segment])), ...query]);
+}
+
+/** Bytes a WHATWG parser percent-encodes in an http(s) URL's path, and in its query (Ada 2.9's sets: '^' not in the path's). */
+function fetchEncodes(b: number, inQuery: boolean): boolean {
+  if (b <= SPACE || b >= 0x7f || b === 0x22 || b === 0x3c || b === 0x3e) return true;
+  return inQuery ? b === APOSTROPHE : b === 0x60 || b === 0x7b || b === 0x7d;
+}
+
+/** A request path as the reading's client percent-encodes it (google mode). */
+function clientEncoded(path: Uint8Array, encoding: ClientReading['encoding']): Uint8Array {
+  if (encoding === 'raw') return path;
+  const out = new ByteWriter();
+  const question = indexOfByte(path, QUESTION);
+  for (let i = 0; i < path.length; i++) {
+    const b = path[i]!;
+    const inQuery = question >= 0 && i > question;
+    if (encoding === 'wget' || encoding === 'requests') {
+      if (isPercentTriplet(path, i)) {
+        const v = hexValue(path[i + 1]!) * 16 + hexValue(path[i + 2]!);
+        // requests' decoding of unreserved escapes is robots.cc's other byte: rfc mode's alone.
+        if (encoding === 'wget') path.subarray(i, i + 3).forEach((x) => out.push(x));
+        else out.pushEscaped(v);
+        i += 2;
+      } else if (b === PERCENT || mustEncode(b) || (encoding === 'requests' && (b === 0x5b || b === 0x5d))) {
+        out.pushEscaped(b);
+      } else {
+        out.push(b);
+      }
+      continue;
+    }
+    const caret = encoding !== 'ada2' && !inQuery && b === 0x5e;
+    const pipe = encoding === 'browser' && !inQuery && b === 0x7c;
+    if (fetchEncodes(b, inQuery) || caret || pipe) out.pushEscaped(b);
+    else out.push(b);
+  }
+  return out.result();
 }
 
 function asText(bytes: number[]): string {
@@ -635,10 +707,30 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && startsWith(a, b);
 }
 
-/** URL → the path bytes the patterns are compared with, per mode. */
-function comparablePath(url: Uint8Array, mode: OracleMode): Uint8Array {
+/** What `reading`'s client requests for `url`, as `mode` compares it (rfc mode: normalised). */
+export function clientTarget(url: Uint8Array, reading: ClientReading, mode: OracleMode): Uint8Array {
+  const path = requestPath(url, reading);
+  return mode === 'rfc' ? rfcNormalise(path, false) : clientEncoded(path, reading.encoding);
+}
+
+/** A request-target as `mode` compares it with the patterns: normalised in rfc mode, as sent in google mode. */
+export function comparableTarget(target: Uint8Array, mode: OracleMode): Uint8Array {
+  return mode === 'rfc' ? rfcNormalise(target, false) : target;
+}
+
+/**
+ * URL → the paths the patterns are compared with, per mode: every client's request-target
+ * (CLIENT_READINGS), normalised in rfc mode; in google mode a path is the reference's reading
+ * alone, and a URL that and the targets, as written or in fetch form by the client. With
+ * `fetched` (RobotsCache, google mode), the targets without the reference's reading.
+ */
+export function comparablePaths(url: Uint8Array, mode: OracleMode, fetched = false): Uint8Array[] {
+  if (mode === 'rfc') return CLIENT_READINGS.map((reading) => clientTarget(url, reading, mode));
   // Google keeps the path in a C string; rfc mode encodes NUL instead.
-  return mode === 'google' ? cutAtNul(referencePath(url)) : rfcNormalise(requestPath(url), false);
+  const reference = cutAtNul(referencePath(url));
+  if (!fetched && url[0] === SLASH) return [reference];
+  const targets = CLIENT_READINGS.map((reading) => clientTarget(url, reading, mode));
+  return fetched ? targets : [reference, ...targets];
 }
 
 // ---------------------------------------------------------------------------
@@ -655,8 +747,15 @@ export class ReferenceRobots {
     this.directives = parseDirectives(toBytes(body), agent, mode, maxBytes);
   }
 
-  isAllowed(url: string | Uint8Array): boolean {
-    const path = comparablePath(toBytes(url), this.mode);
+  /** Whether every client's request for `url` is allowed (see comparablePaths). */
+  isAllowed(url: string | Uint8Array, fetched = false): boolean {
+    // Most URLs are read alike by every client: each distinct path is decided once.
+    const distinct = new Map(comparablePaths(toBytes(url), this.mode, fetched).map((path) => [path.join(','), path]));
+    return [...distinct.values()].every((path) => this.isPathAllowed(path));
+  }
+
+  /** Whether the rules allow `path`, compared as it is. */
+  isPathAllowed(path: Uint8Array): boolean {
     // RFC 9309 §2.2.2: "/robots.txt" is implicitly allowed.
     if (this.mode === 'rfc' && bytesEqual(path, ROBOTS_TXT)) return true;
     return decide(this.directives, path, this.mode);
