@@ -98,7 +98,8 @@ export function normalizeInto(src: usize, len: i32, dst: usize, how: i32): i32 {
     } else if (how == NORMALIZE_PATTERN_GOOGLE) {
       if (c >= 0x80) o = putEscape(dst, o, c);
       else store<u8>(dst + o++, <u8>c);
-    } else if ((k & CLASS_ENCODE) != 0) {
+    } else if ((k & CLASS_ENCODE) != 0 || c == 0x5b || c == 0x5d) {
+      // '[' and ']' are reserved (RFC 9309 2.2.2 encodes them), and some clients send them encoded.
       o = putEscape(dst, o, c);
     } else if (c == 0x2a) {
       if (how == NORMALIZE_PATTERN_RFC) store<u8>(dst + o++, 0x2a);

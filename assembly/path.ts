@@ -189,6 +189,15 @@ function setNoPath(start: i32): void {
 }
 
 /**
+ * Whether a URL parser ends or rewrites the authority buf[from, to) where the reference does
+ * not: at a '\\' (a '/' to it) or a tab, LF or CR (removed), so that the paths differ.
+ */
+// @ts-ignore: decorator
+@inline function rewritesAuthority(buf: usize, from: i32, to: i32): bool {
+  return firstOf(buf, from, to, SET_AUTHORITY_END) < to;
+}
+
+/**
  * Locates the path of the URL at buf[start, ...) as the reference does (google mode). With
  * `lines`, the URL ends at the next LF (or the limit) and a CR before that LF belongs to the
  * line end; otherwise it ends at the limit and an LF is an ordinary byte. The path ends at a
@@ -204,10 +213,10 @@ function setNoPath(start: i32): void {
   const head = load<u64>(buf + start); // in bounds: the heap keeps a guard after every input
   if (start + 8 <= limit && head == HTTPS) {
     pathAt = delimiter(buf, start + 8, limit, lines);
-    referenceAmbiguous = false;
+    referenceAmbiguous = rewritesAuthority(buf, start + 8, pathAt);
   } else if (start + 7 <= limit && (head & SEVEN_BYTES) == HTTP) {
     pathAt = delimiter(buf, start + 7, limit, lines);
-    referenceAmbiguous = false;
+    referenceAmbiguous = rewritesAuthority(buf, start + 7, pathAt);
   } else {
     // Any start but a path's may be read otherwise by a URL parser (and a path's is not looked at again below).
     referenceAmbiguous = start >= limit || load<u8>(buf + start) != 0x2f;

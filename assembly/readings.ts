@@ -10,7 +10,7 @@
 // URL gives no hold to write the same bytes, and the second is not checked.
 
 import {
-  READ_BACKSLASH, READ_DOTS, READ_EMPTY_QUERY, READ_ENCODED_DOTS, READ_ENCODING_MASK, READ_LAST_HASH, READ_TABS, READING_AS_WRITTEN, READING_BROWSER,
+  READ_BACKSLASH, READ_DOTS, READ_EMPTY_QUERY, READ_ENCODED_DOTS, READ_ENCODING_MASK, READ_LAST_HASH, READ_TABS, READ_TRAILING_BLANKS, READING_AS_WRITTEN, READING_BROWSER,
   READING_COUNT, READING_CURL, READING_NODE20, READING_NODE20_AS_WRITTEN, READING_ONE, READING_REFERENCE, READING_REQUESTS, READING_UNDICI,
   READING_URLLIB, READING_WGET, READING_WHATWG, RESULT_OVER_LIMIT, RESULT_ROBOTS_TXT,
 } from '../src/wasm/abi';
@@ -43,7 +43,7 @@ export let readingCount: i32 = 1;
  * dot segment in its path (READ_ENCODED_DOTS too when one is spelt with "%2e"), READ_BACKSLASH
  * for a '\\', READ_EMPTY_QUERY for a '?' followed by '#' or the end, READ_TABS for a tab, LF
  * or CR (which, removed, can make a dot segment: all the dot choices then), READ_LAST_HASH for
- * a second '#', and in google mode the encoding for a byte some client encodes or a '%' (RFC
+ * a second '#', READ_TRAILING_BLANKS for a space or control that ends it, and in google mode the encoding for a byte some client encodes or a '%' (RFC
  * mode normalises both alike). A choice it cannot change leaves every reading's bytes the same.
  */
 function readingChoices(url: usize, len: i32, rfc: bool): i32 {
@@ -53,6 +53,7 @@ function readingChoices(url: usize, len: i32, rfc: bool): i32 {
   // Controls and spaces around a URL are not part of it for any reading (url.ts).
   let from = 0;
   while (from < len && load<u8>(url + from) <= 0x20) from++;
+  if (len > from && load<u8>(url + len - 1) <= 0x20) choices |= READ_TRAILING_BLANKS;
   while (len > from && load<u8>(url + len - 1) <= 0x20) len--;
   for (let i = from; i < len; i++) {
     const c = <u32>load<u8>(url + i);

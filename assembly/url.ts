@@ -27,7 +27,7 @@ import {
 } from './normalize';
 import {
   READ_BACKSLASH, READ_DOTS, READ_EMPTY_QUERY, READ_ENCODED_DOTS, READ_ENCODING_ADA2, READ_ENCODING_BROWSER, READ_ENCODING_MASK, READ_ENCODING_RAW,
-  READ_ENCODING_REQUESTS, READ_ENCODING_WGET, READ_LAST_HASH, READ_TABS, READING_NODE20,
+  READ_ENCODING_REQUESTS, READ_ENCODING_WGET, READ_LAST_HASH, READ_TABS, READ_TRAILING_BLANKS, READING_NODE20,
 } from '../src/wasm/abi';
 import { copyBytes } from './bytes';
 import { DOTS, findByte, findLastByte, firstOf, SET_AUTHORITY_END, SET_OTHER_AUTHORITY_END, SET_PATH_END, SET_TAB_NEWLINE, SLASHES } from './scan';
@@ -49,9 +49,9 @@ let urlTo: i32 = 0;
 /**
  * Sets urlBytes[urlFrom, urlTo) to src[0, len) without tab, LF and CR (a copy in `dst`'s upper
  * part when it has any), and without leading and trailing C0 controls and spaces (`leading`:
- * the start is the URL's, not its path's).
+ * the start is the URL's, not its path's; `trailing`: the trailing ones are kept).
  */
-function stripUrl(src: usize, len: i32, dst: usize, leading: bool, tabs: bool): void {
+function stripUrl(src: usize, len: i32, dst: usize, leading: bool, tabs: bool, trailing: bool = false): void {
   let at = tabs ? len : firstOf(src, 0, len, SET_TAB_NEWLINE);
   let n = len;
   let bytes = src;
@@ -68,7 +68,7 @@ function stripUrl(src: usize, len: i32, dst: usize, leading: bool, tabs: bool): 
   }
   let a = 0;
   if (leading) while (a < n && load<u8>(bytes + a) <= 0x20) a++;
-  while (n > a && load<u8>(bytes + n - 1) <= 0x20) n--;
+  if (!trailing) while (n > a && load<u8>(bytes + n - 1) <= 0x20) n--;
   urlBytes = bytes;
   urlFrom = a;
   urlTo = n;
@@ -243,7 +243,7 @@ function encodingOf(reading: i32): i32 {
  * bytes); returns its length.
  */
 export function resolveUrl(src: usize, len: i32, dst: usize, rfc: bool, reading: i32 = READING_NODE20): i32 {
-  stripUrl(src, len, dst, true, (reading & READ_TABS) != 0);
+  stripUrl(src, len, dst, true, (reading & READ_TABS) != 0, (reading & READ_TRAILING_BLANKS) != 0);
   const s = urlBytes;
   const to = urlTo;
   let at = urlFrom;

@@ -3,14 +3,19 @@
 // bundles it (esbuild, platform browser, nothing external, no polyfills), gives headless
 // Chromium the same answers to test/runtimes/checks.mjs as Node gives. Three runs: a page that
 // awaits init() first, a page that does not (synchronous compile on first use), and a module
-// worker. Any page error or console error fails the test.
+// worker. Any page error or console error fails the test. A fourth run navigates Chromium to
+// the readings spellings (test/fixtures/readings) on a recorder of raw request-targets: no
+// target it sends may escape the rule that names it (test/readings.test.ts does the same for
+// Node's clients, curl, wget and Python).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertSameAnswers } from '../test/runtimes/compare.mjs';
 import { answersFrom, installPacked } from '../test/runtimes/packed.mjs';
 import { startServer } from '../test/runtimes/server.mjs';
+import { startRecorder } from '../test/support/recorder.mjs';
+import { RobotsTxt } from '../dist/index.js';
 
 // playwright-core never downloads a browser itself; this keeps any tool it calls from trying.
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
@@ -80,6 +85,41 @@ async function pageAnswers(browser, origin, query) {
   }
 }
 
+/** A robots.txt whose one rule names exactly `target` (a latin1 string): '#' and controls escaped. */
+function disallowing(target) {
+  const pattern = target.replace(/[#\x00-\x20]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return Uint8Array.from(`User-agent: *\nDisallow: ${pattern}$\n`, (c) => c.charCodeAt(0));
+}
+
+/** Navigates to each hand-written readings spelling; returns the targets that escaped their rule. */
+async function chromiumEscapes(browser) {
+  const { cases } = JSON.parse(readFileSync(new URL('../test/fixtures/readings/targets.json', import.meta.url), 'utf8'));
+  const paths = cases.filter((c) => c.kind === 'hand' && !c.path.includes('\0')).map((c) => c.path);
+  const recorder = await startRecorder(paths);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    for (const url of recorder.urls) await page.goto(url, { timeout: PAGE_TIMEOUT_MS }).catch(() => undefined);
+  } finally {
+    await context.close();
+    await recorder.stop();
+  }
+  const heard = recorder.targets.filter((t) => t.length > 0).length;
+  if (heard < paths.length * 0.9) throw new Error(`Chromium sent ${heard} of ${paths.length} spellings`);
+  const escapes = [];
+  for (const mode of ['rfc', 'google']) {
+    recorder.urls.forEach((url, i) => {
+      // Chromium asks each new origin for its icon as well.
+      for (const target of recorder.targets[i].filter((t) => t !== '/favicon.ico')) {
+        const robots = RobotsTxt.parse(disallowing(target), { mode });
+        if (!robots.isAllowed(target, 'Bot') && robots.isAllowed(url, 'Bot')) escapes.push(`${mode}: ${JSON.stringify(paths[i])} sent as ${JSON.stringify(target)}`);
+        robots.dispose();
+      }
+    });
+  }
+  return { heard, escapes };
+}
+
 ensureChromium();
 const app = installPacked();
 let passed = 0;
@@ -102,6 +142,15 @@ try {
     ['browser', ''],
     ['browser worker', '?worker'],
   ];
+  try {
+    const { heard, escapes } = await chromiumEscapes(browser);
+    if (escapes.length > 0) throw new Error(escapes.slice(0, 10).join('\n'));
+    console.log(`browser request-targets: ${heard} spellings sent, none escapes its rule`);
+    passed++;
+  } catch (error) {
+    failed++;
+    console.error(`browser request-targets: ${error.message}`);
+  }
   for (const [name, query] of runs) {
     try {
       console.log(assertSameAnswers(name, expected, await pageAnswers(browser, site.origin, query)));

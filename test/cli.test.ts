@@ -313,6 +313,20 @@ describe('robots-wasm explain, lint, tags, fetch, filter', () => {
     });
   });
 
+  it('explain: a URL that clients send differently names the request-target that decided', () => {
+    const file = join(tmp, 'readings.txt');
+    writeFileSync(file, 'User-agent: *\nDisallow: /search?\nDisallow: /private/\n');
+    const r = run(['explain', file, '--agent', 'a', 'https://h/search?', 'https://h/private/%2e%2e/public', 'https://h/a/../b']);
+    expect(r.stdout.split('\n').slice(1)).toEqual([
+      'disallow\thttps://h/search?\tdisallow: /search? (line 2)\t(undici reading: /search?)',
+      'disallow\thttps://h/private/%2e%2e/public\tdisallow: /private/ (line 3)\t(curl reading: /private/../public)',
+      'allow\thttps://h/a/../b\tno rule matches\t(whatwg reading: /b)',
+      '',
+    ]);
+    const j = run(['explain', file, '--agent', 'a', '--json', 'https://h/search?']);
+    expect(JSON.parse(j.stdout).reading).toEqual({ client: 'undici', path: '/search?' });
+  });
+
   it('explain: the Content-Signal of the group, and under each allowed URL its Content-Usage preferences and rules', () => {
     const file = join(tmp, 'usage.txt');
     writeFileSync(file, 'User-Agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Usage: /ai-ok/ search=n\n');

@@ -1,8 +1,9 @@
-// A URL is matched as the path a fetch of it requests: what `new URL(url).pathname + search`
-// gives (tabs and newlines removed, '\' read as '/', dot segments resolved), normalised for
-// RFC mode, so that no spelling of a URL gets another verdict than the URL that is fetched.
-// Every entry point is held to it (RobotsCache and the CLI's filter in google mode too), on
-// a table of spellings and on 100,000 generated URLs compared with Node's WHATWG URL parser.
+// The URL standard's reading of a URL (what `new URL(url).pathname + search` gives: tabs and
+// newlines removed, '\' read as '/', dot segments resolved), normalised for RFC mode, is always
+// one of the request-targets a URL is checked as (test/readings.test.ts holds the others): no
+// spelling of a URL is more permissive than the URL a fetch requests. Every entry point is
+// held to it (RobotsCache and the CLI's filter in google mode too), on a table of spellings and
+// on 100,000 generated URLs compared with Node's WHATWG URL parser.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,32 +64,41 @@ const PATH_SPELLINGS = [
   '?q=/private', '/private/x/..', '/public/%2e%2e/private/x', '/files/a.pdf/..', ' /private/x',
 ];
 
-/** The fetched URL on origin http://h (its path alone would read "//x" as a host). */
+/** The fetched URL on origin http://h (its path alone would read "//x" as a host to a URL parser). */
 function fetchedUrl(url: string): string {
   return `http://h${fetchedPath(url)}`;
 }
 
 /**
  * What `new URL` says a fetch of `url` requests: a URL with a scheme is parsed alone (against
- * a base, "http:/h/p" would be relative to it), a path is resolved against an http origin.
- * Throws for what is not a URL.
+ * a base, "http:/h/p" would be relative to it); a path (what starts with '/' or '\\': "//x" too)
+ * is the path of an http origin; anything else is resolved against one. Throws for what is not
+ * a URL.
  */
 function fetchedPath(url: string): string {
-  const hasScheme = /^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:/.test(url.replace(/[\t\n\r]/g, ''));
-  const parsed = hasScheme ? new URL(url) : new URL(url, 'http://h/');
+  const trimmed = url.replace(/^[\x00-\x20]+/, '');
+  const hasScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(trimmed.replace(/[\t\n\r]/g, ''));
+  const isPath = /^[/\\]/.test(trimmed);
+  const parsed = hasScheme ? new URL(url) : isPath ? new URL(`http://h${trimmed}`) : new URL(url, 'http://h/');
   return parsed.pathname + parsed.search;
 }
 
-describe('a table of spellings: the verdict of the URL that is fetched', () => {
+/** Verdicts (true: allowed) that allow a URL the fetched URL's verdict (`fetched`) disallows. */
+function morePermissive(urls: readonly string[], got: ArrayLike<boolean | number>, fetched: ArrayLike<boolean | number>): string[] {
+  return urls.filter((_, i) => Boolean(got[i]) && !fetched[i]);
+}
+
+describe('a table of spellings: the fetched URL is one of the readings checked', () => {
   const table = [...spellings('http://h', 'h'), ...PATH_SPELLINGS];
   const robots = RobotsTxt.parse(RULES);
   const google = RobotsTxt.parse(RULES, { mode: 'google' });
   const matcher = robots.matcher('Bot');
-  const expected = table.map((url) => robots.isAllowed(fetchedUrl(url), 'Bot'));
+  const fetched = table.map((url) => robots.isAllowed(fetchedUrl(url), 'Bot'));
+  const expected = table.map((url) => robots.isAllowed(url, 'Bot'));
 
   it(`holds ${table.length} spellings, with both verdicts`, () => {
     expect(table.length).toBeGreaterThanOrEqual(80);
-    expect(expected.filter((v) => !v).length).toBeGreaterThan(40);
+    expect(fetched.filter((v) => !v).length).toBeGreaterThan(40);
     expect(expected.filter((v) => v).length).toBeGreaterThan(10);
   });
 
@@ -107,11 +117,11 @@ describe('a table of spellings: the verdict of the URL that is fetched', () => {
     }
   });
 
-  it('isAllowed, explain, checkMany and checkLines', () => {
-    expect(table.map((url) => [url, robots.isAllowed(url, 'Bot')])).toEqual(table.map((url, i) => [url, expected[i]]));
-    expect(table.map((url) => [url, robots.explain(url, 'Bot')])).toEqual(
-      table.map((url) => [url, robots.explain(fetchedUrl(url), 'Bot')]),
-    );
+  it('isAllowed, explain, checkMany and checkLines: never more permissive than the fetched URL', () => {
+    expect(morePermissive(table, expected, fetched)).toEqual([]);
+    // Other readings disallow some spellings whose fetched URL is allowed.
+    expect(table.filter((_, i) => fetched[i] && !expected[i]).length).toBeGreaterThan(0);
+    expect(table.map((url) => [url, robots.explain(url, 'Bot').allowed])).toEqual(table.map((url, i) => [url, expected[i]]));
     expect(Array.from(matcher.checkMany(table), Boolean)).toEqual(expected);
     // A line ends at LF: the spellings holding one are not lines.
     const lines = table.map((url, i) => [url, expected[i]] as const).filter(([url]) => !url.includes('\n'));
@@ -132,13 +142,14 @@ describe('a table of spellings: the verdict of the URL that is fetched', () => {
     }
   });
 
-  it("google mode matches URLs as given: a path's dot segments are its own", () => {
-    expect(google.isAllowed('http://h/public/../private/x', 'Bot')).toBe(true);
+  it("google mode matches a path as given, and a URL as every client sends it", () => {
+    expect(google.isAllowed('/public/../private/x', 'Bot')).toBe(true);
+    expect(google.isAllowed('http://h/public/../private/x', 'Bot')).toBe(false);
     expect(google.isAllowed('http://h/private/x', 'Bot')).toBe(false);
   });
 });
 
-describe('RobotsCache and the CLI filter match the fetched path, in both modes', () => {
+describe("RobotsCache and the CLI filter: never more permissive than the fetched path, in both modes", () => {
   let sites: Site[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'robots-wasm-urls-'));
   beforeAll(async () => {
@@ -149,18 +160,20 @@ describe('RobotsCache and the CLI filter match the fetched path, in both modes',
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The spellings on the server's origin, and the verdict of each fetched URL in `mode`. */
-  function onServer(mode: Mode) {
+  /** The spellings on the server's origin, the verdict of each fetched URL in `mode`, and RobotsCache's. */
+  async function onServer(mode: Mode) {
     const origin = sites[0].origin;
     const urls = spellings(origin, origin.slice('http://'.length));
     const robots = RobotsTxt.parse(RULES, { mode });
-    return { urls, expected: urls.map((url) => robots.isAllowed(`${origin}${new URL(url).pathname}${new URL(url).search}`, 'Bot')) };
+    const fetched = urls.map((url) => robots.isAllowed(`${origin}${new URL(url).pathname}${new URL(url).search}`, 'Bot'));
+    const cache = new RobotsCache({ agent: 'Bot', mode });
+    return { urls, fetched, cache, expected: Array.from(await cache.checkMany(urls), Boolean) };
   }
 
   it.each(['rfc', 'google'] as const)('RobotsCache, mode %s', async (mode) => {
-    const { urls, expected } = onServer(mode);
-    const cache = new RobotsCache({ agent: 'Bot', mode });
-    expect(Array.from(await cache.checkMany(urls), Boolean)).toEqual(expected);
+    const { urls, fetched, cache, expected } = await onServer(mode);
+    expect(morePermissive(urls, expected, fetched)).toEqual([]);
+    expect(expected.filter(Boolean).length).toBeGreaterThan(5);
     const one: boolean[] = [];
     for (const url of urls) one.push(await cache.isAllowed(url));
     expect(one).toEqual(expected);
@@ -172,7 +185,7 @@ describe('RobotsCache and the CLI filter match the fetched path, in both modes',
   });
 
   it.each(['rfc', 'google'] as const)('robots-wasm filter, mode %s', async (mode) => {
-    const { urls, expected } = onServer(mode);
+    const { urls, expected } = await onServer(mode);
     // One URL per line: the spellings with CR or LF are not lines, and readline ends a line at CR.
     const lines = urls.map((url, i) => [url, expected[i]] as const).filter(([url]) => !/[\r\n]/.test(url));
     const file = join(dir, `urls-${mode}.txt`);
@@ -225,7 +238,7 @@ describe('100,000 generated URLs against the WHATWG URL parser', () => {
     expect(wrongRfc.slice(0, 5)).toEqual([]);
   });
 
-  it.each(['rfc', 'google'] as const)('batch checks (checkMany, fetch form in google mode) agree with the fetched URLs, mode %s', (mode) => {
+  it.each(['rfc', 'google'] as const)('batch checks (checkMany, fetch form in google mode) are never more permissive than the fetched URLs, mode %s', (mode) => {
     // Rules naming exactly the fetched paths of every third URL: each URL's verdict shows
     // whether its path was read as the fetch reads it.
     const pattern = (url: string) => (mode === 'rfc' ? normalizePath(fetchedUrl(url)) : fetchedPath(url));
@@ -235,8 +248,9 @@ describe('100,000 generated URLs against the WHATWG URL parser', () => {
     const want = mode === 'rfc' ? matcher.checkMany(fetched) : checkManyAsFetched(matcher, fetched);
     expect(want.filter((v) => v === 0).length).toBeGreaterThan(20_000);
     const got = mode === 'rfc' ? matcher.checkMany(urls) : checkManyAsFetched(matcher, urls);
-    const wrong = urls.filter((_, i) => got[i] !== want[i]);
-    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(morePermissive(urls, got, want).slice(0, 5)).toEqual([]);
+    // Nearly every URL has one reading, the fetched one.
+    expect(urls.filter((_, i) => got[i] !== want[i]).length).toBeLessThan(urls.length / 10);
     if (mode === 'rfc') {
       const lines = urls.filter((url) => !url.includes('\n'));
       const verdicts = matcher.checkLines(new TextEncoder().encode(lines.join('\n')));

@@ -8,6 +8,8 @@ export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> 
 
 For each URL: the verdict, the rule that decided it (as written, with its line) and which
 group applied: the agent's own (specific), several of its own (merged), the * group, or none.
+A URL that clients send as different request-targets (an empty query, dot segments, %2e, a
+backslash) is allowed only if every target is; the one that decided is named.
 When the group has Content-Usage rules, an allowed URL's AI usage preferences follow on a
 line of their own, with the rules that state them; the group's Content-Signal, if any, after
 the group line.
@@ -37,16 +39,18 @@ export async function explain(args: string[]): Promise<number> {
   const signalText = pairsText(signal);
   let out = values.json ? '' : `${colour('dim', `group: ${why}`)}\n${signalText === '' ? '' : `${colour('dim', `content-signal: ${signalText}`)}\n`}`;
   for (const url of positionals.slice(1)) {
-    const { allowed, rule } = robots.explain(url, agent);
+    const { allowed, rule, reading } = robots.explain(url, agent);
     const usage = robots.explainContentUsage(url, agent);
     if (values.json) {
       const contentUsage = { usage: usage.usage, rules: usage.rules.map(({ line, path, value }) => ({ line, path, value })) };
-      out += `${JSON.stringify({ url, allowed, rule, contentUsage, contentSignal: signal, group: { source, lines: selection.lines } })}\n`;
+      out += `${JSON.stringify({ url, allowed, rule, reading, contentUsage, contentSignal: signal, group: { source, lines: selection.lines } })}\n`;
       continue;
     }
     const verdict = allowed ? colour('green', 'allow') : colour('red', 'disallow');
     const decided = rule === null ? 'no rule matches' : `${rule.kind}: ${rule.pattern} (line ${rule.line})`;
-    out += `${verdict}\t${url}\t${decided}\n`;
+    // A URL that clients send differently: which client's request-target decided.
+    const read = reading === undefined ? '' : `\t(${reading.client} reading: ${reading.path})`;
+    out += `${verdict}\t${url}\t${decided}${read}\n`;
     if (usage.rules.length > 0) out += `\tcontent-usage: ${pairsText(usage.usage) || 'none known'}\t${usage.rules.map((r) => `${[r.path, r.value].filter((t) => t !== '').join(' ')} (line ${r.line})`).join('; ')}\n`;
   }
   await write(out);

@@ -356,6 +356,8 @@ export const READ_EMPTY_QUERY = 8;
 export const READ_TABS = 16;
 /** The fragment starts at the last '#', not the first: the ones before it are sent. */
 export const READ_LAST_HASH = 32;
+/** Spaces and controls that end the URL are sent, percent-encoded, instead of trimmed. */
+export const READ_TRAILING_BLANKS = 1 << 9;
 export const READ_ENCODING_SHIFT = 6;
 export const READ_ENCODING_MASK = 7 << READ_ENCODING_SHIFT;
 /** The URL standard's percent-encoding ('^' included in a path). */
@@ -386,8 +388,8 @@ export const READING_BROWSER = READ_DOTS | READ_ENCODED_DOTS | READ_BACKSLASH | 
 export const READING_NODE20_AS_WRITTEN = READ_BACKSLASH | READ_ENCODING_ADA2;
 /** curl (and libcurl): literal dot segments resolved; "%2e", '\\' and an empty query as written. */
 export const READING_CURL = READ_DOTS | READ_EMPTY_QUERY | READ_ENCODING_RAW;
-/** wget: as curl, with tabs and the bytes a URI never holds percent-encoded. */
-export const READING_WGET = READ_DOTS | READ_EMPTY_QUERY | READ_TABS | READ_ENCODING_WGET;
+/** wget: as curl, with tabs, trailing spaces and the bytes a URI never holds percent-encoded. */
+export const READING_WGET = READ_DOTS | READ_EMPTY_QUERY | READ_TABS | READ_TRAILING_BLANKS | READ_ENCODING_WGET;
 /** Python requests (urllib3): as wget, with an empty query dropped and escapes requoted. */
 export const READING_REQUESTS = READ_DOTS | READ_TABS | READ_ENCODING_REQUESTS;
 /** Python urllib: the path as written, up to the last '#'. */

@@ -322,8 +322,8 @@ function googleEscapePattern(value: Uint8Array): Uint8Array {
 /** Bytes that may not appear raw in a normalised URI path. */
 function mustEncode(b: number): boolean {
   if (b >= 0x80 || b <= 0x20 || b === 0x7f || b === HASH) return true;
-  // " < > \ ^ ` { | }
-  return [0x22, 0x3c, 0x3e, 0x5c, 0x5e, 0x60, 0x7b, 0x7c, 0x7d].includes(b);
+  // " < > [ \ ] ^ ` { | }: '[' and ']' are reserved, and some clients send them encoded
+  return [0x22, 0x3c, 0x3e, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d].includes(b);
 }
 
 /**
@@ -403,6 +403,8 @@ export interface ClientReading {
   emptyQuery: boolean;
   tabs: boolean;
   lastHash: boolean;
+  /** Spaces and controls that end the URL are kept (and encoded). */
+  trailingBlanks?: boolean;
   encoding: 'whatwg' | 'ada2' | 'browser' | 'raw' | 'wget' | 'requests';
 }
 
@@ -419,7 +421,7 @@ export const CLIENT_READINGS: readonly ClientReading[] = [
   { ...STANDARD, emptyQuery: true, encoding: 'whatwg' },
   { ...STANDARD, emptyQuery: true, encoding: 'browser' },
   { dots: 'literal', backslash: false, emptyQuery: true, tabs: false, lastHash: false, encoding: 'raw' },
-  { dots: 'literal', backslash: false, emptyQuery: true, tabs: true, lastHash: false, encoding: 'wget' },
+  { dots: 'literal', backslash: false, emptyQuery: true, tabs: true, lastHash: false, trailingBlanks: true, encoding: 'wget' },
   { dots: 'literal', backslash: false, emptyQuery: false, tabs: true, lastHash: false, encoding: 'requests' },
   { dots: 'none', backslash: false, emptyQuery: true, tabs: false, lastHash: true, encoding: 'raw' },
   { dots: 'none', backslash: false, emptyQuery: true, tabs: false, lastHash: false, encoding: 'raw' },
@@ -438,7 +440,7 @@ export const CLIENT_READINGS: readonly ClientReading[] = [
 export function requestPath(url: Uint8Array, reading: ClientReading = CLIENT_READINGS[1]!): Uint8Array {
   let bytes = reading.tabs ? Array.from(url) : Array.from(url).filter((b) => b !== TAB && b !== LF && b !== CR);
   while (bytes.length > 0 && bytes[0]! <= SPACE) bytes.shift();
-  while (bytes.length > 0 && bytes[bytes.length - 1]! <= SPACE) bytes.pop();
+  while (!reading.trailingBlanks && bytes.length > 0 && bytes[bytes.length - 1]! <= SPACE) bytes.pop();
   const colon = bytes.indexOf(COLON);
   const isSchemeByte = (b: number, i: number) => /[A-Za-z]/.test(String.fromCharCode(b)) || (i > 0 && /[0-9+.-]/.test(String.fromCharCode(b)));
   const scheme = colon > 0 && bytes.slice(0, colon).every(isSchemeByte) ? [asText(bytes.slice(0, colon + 1)), asText(bytes.slice(0, colon))] : null;

@@ -3,7 +3,7 @@
 // --path-as-is, wget, and Python's urllib. A client that refuses a URL sends nothing for it.
 // curl, wget and python3 are Debian packages; they are installed when missing and this runs as
 // root (CI), and their absence is an error otherwise.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { get } from 'node:http';
 
 /** The clients run, by name. */
@@ -44,13 +44,23 @@ function httpGet(url: string, asUrl = false): Promise<void> {
   });
 }
 
+/** Runs `command` to its end (or its timeout), feeding it `input`: asynchronously, so that a recorder in this process can answer it. */
+function run(command: string, args: string[], input = ''): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: 120_000 });
+    child.on('close', () => resolve());
+    child.on('error', () => resolve());
+    child.stdin.end(input);
+  });
+}
+
 /** Sends `urls` with curl (both ways), wget and Python's urllib: one process per client. */
-export function sendFromTools(urls: readonly string[]): void {
+export async function sendFromTools(urls: readonly string[]): Promise<void> {
   for (const command of ['curl', 'wget', 'python3']) ensureCommand(command);
-  const quiet = { stdio: 'ignore' as const, timeout: 120_000 };
-  spawnSync('curl', ['--globoff', '--silent', '--max-time', '10', ...urls.flatMap((url) => ['--output', '/dev/null', url])], quiet);
-  spawnSync('curl', ['--path-as-is', '--globoff', '--silent', '--max-time', '10', ...urls.flatMap((url) => ['--output', '/dev/null', url])], quiet);
-  spawnSync('wget', ['--quiet', '--tries=1', '--timeout=10', '--output-document=/dev/null', ...urls], quiet);
+  const eachToNull = urls.flatMap((url) => ['--output', '/dev/null', url]);
+  await run('curl', ['--globoff', '--silent', '--max-time', '10', ...eachToNull]);
+  await run('curl', ['--path-as-is', '--globoff', '--silent', '--max-time', '10', ...eachToNull]);
+  await run('wget', ['--quiet', '--tries=1', '--timeout=10', '--output-document=/dev/null', ...urls]);
   const python = 'import json, sys, urllib.request\nfor url in json.load(sys.stdin):\n    try:\n        urllib.request.urlopen(url, timeout=10).read()\n    except Exception:\n        pass\n';
-  spawnSync('python3', ['-c', python], { ...quiet, input: JSON.stringify(urls) });
+  await run('python3', ['-c', python], JSON.stringify(urls));
 }
