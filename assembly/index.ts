@@ -20,7 +20,8 @@ import {
 import { decideReadings, decidingReading, readingChoicesOf, readingCount, resetReadings } from './readings';
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
-import { beginLinear, bestRule, linearSpent, mapKeyGates, verdictOf } from './match';
+import { beginLinear, bestRule, indexWanted, linearSpent, mapKeyGates, setTextIndexArea, verdictOf } from './match';
+import { buildTextIndex, textIndexBytes, textIndexFirst, textIndexLast } from './text-index';
 export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { directiveNamed, initLexBytes, lexResume } from './lex';
@@ -376,6 +377,35 @@ export function normalizePatternBytes(len: f64): f64 {
 /** The `dst` utf8FromUtf16 needs for `units` UTF-16 units: 3 bytes a unit, and what it writes past them. */
 export function utf8FromUtf16Bytes(units: f64): f64 {
   return 3 * units + 32;
+}
+
+// Text indexes (assembly/text-index.ts): a check whose searches pass their budget builds one
+// over its path, in an area the caller gives; without room, it gives up as a linear check
+// does, and textIndexWanted() says how much the caller is to give before asking again.
+
+/** Bytes of text index area the last check call wanted and lacked (it gave up); 0 when none. */
+export function textIndexWanted(): f64 {
+  return <f64>indexWanted;
+}
+
+/** Gives the check calls that follow `bytes` bytes at `area` for text indexes (0: none). */
+export function textIndexArea(area: usize, bytes: f64): void {
+  setTextIndexArea(area, <u64>bytes);
+}
+
+/** Bytes of the area a text index of an `n`-byte text needs. */
+export function textIndexAreaBytes(n: f64): f64 {
+  return <f64>textIndexBytes(<u64>n);
+}
+
+/** Builds the text index of text[0, n) in `area` (textIndexAreaBytes(n)): for tests of the index. */
+export function textIndexBuild(text: usize, n: i32, area: usize): void {
+  buildTextIndex(text, n, area);
+}
+
+/** The leftmost (`last` 0) or rightmost start in [lo, hi] of key[0, m) in the text indexed last, or -1. */
+export function textIndexFind(key: usize, m: i32, lo: i32, hi: i32, last: bool): i32 {
+  return last ? textIndexLast(key, m, lo, hi) : textIndexFirst(key, m, lo, hi);
 }
 
 // Tables: what a caller may know of one, read here so that the format stays the kernel's.

@@ -19,8 +19,13 @@
 //   - per rule placed: O(1) per segment, but for a segment needed again after its first
 //     occurrence, a search from the previous segment's end to the latest start the later
 //     segments leave room for - O(n) at worst, nothing when an earlier search of the same
-//     segment covered it. This is the one term that can reach (rules placed) x n: every
-//     placed rule searching a long stretch of the path that lacks its segment;
+//     segment covered it;
+//   - the searches of one path (those of placed rules, of the per-key searches past the key
+//     pass's budget and of lazy keys) scan at most INDEX_SEARCH_WORK_PER_BYTE x n +
+//     INDEX_SEARCH_WORK_SLACK bytes: past that, a text index of the path is built once
+//     (text-index.ts, O(n)) and each later search costs O(m log n) for an m-byte segment, so
+//     that rules placed x n, every placed rule searching a long stretch of the path that lacks
+//     its segment, becomes rules placed x log n;
 //   - per unkeyed wildcard rule whose literal part the walk reaches (a table with one
 //     wildcard rule, or a segment longer than MAX_KEY_LEN): one greedy match, O(n + pattern).
 // A linear table (FLAG_LINEAR) has no trie and no filter: firstMatching tries each rule, one
@@ -39,8 +44,10 @@ import {
   FILTER_LAZY, FILTER_AUTOMATA, FILTER_WORK_PER_BYTE, FILTER_WORK_SLACK, KEY_RULE_WORD, KEY_RULE_RECORD, KEY_RULE_ANCHORED,
   MAX_LAZY_KEYS, SEGMENTS_COUNT, SEGMENTS_KEYS, SEGMENTS_LITERAL, FLAG_LINEAR, HDR_RULE_COUNT, LINEAR_HEAD_BYTES, LINEAR_HEAD_MASK, LINEAR_HEAD_SIZE,
   LINEAR_CHECK_SLACK, LINEAR_FREE_RULES, LINEAR_MATCH_WORK, LINEAR_OVER_LIMIT, LINEAR_SEARCH_BYTES,
+  INDEX_SEARCH_WORK_PER_BYTE, INDEX_SEARCH_WORK_SLACK,
 } from '../src/wasm/abi';
-import { findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits, takeSearchWork } from './scan';
+import { countSearch, findByte, findLastByte, indexOfSegment, lastIndexOfSegment, NIBBLE, nextMarked, outsideSet, setBits, takeSearchWork } from './scan';
+import { buildTextIndex, textIndexBytes, textIndexFirst, textIndexLast } from './text-index';
 import { childAreaBytes, childEntry } from './node';
 import { findByAutomata } from './automaton';
 import { anyOccurred, clearOccurrences, firstAt, hasOccurred, lastAt, markFirst, markOccurrence, occurredWord, setLast } from './occurrences';
@@ -323,17 +330,44 @@ function findKeysPastBudget(table: usize, filter: usize, path: usize, from: i32,
   if (automata != 0) return findByAutomata(table + <usize>automata, keys, keyCount, path, from, len);
   const passKeys = <i32>u32At(filter + FILTER_LAZY);
   let found = false;
-  for (let k = 0; k < passKeys; k++) {
+  for (let k = 0; k < passKeys && indexWanted == 0; k++) {
     const key = keys + <usize>k * KEY_SIZE;
-    const at = table + <usize>u32At(key + KEY_POOL_OFF);
-    const keyLen = <i32>load<u16>(key + KEY_LEN);
-    const first = indexOfSegment(path, from, len, at, keyLen);
-    if (first < 0) continue;
-    markFirst(k, first);
-    setLast(k, lastIndexOfSegment(path, first, len, at, keyLen));
-    found = true;
+    found = markFirstAndLast(k, table + <usize>u32At(key + KEY_POOL_OFF), <i32>load<u16>(key + KEY_LEN), path, from, len) || found;
   }
   return found;
+}
+
+/**
+ * Marks key `k` (`keyLen` bytes at `at`) with its first and last start in path[from, len), if
+ * it occurs there; returns whether it does. From the text index once the path's searches have
+ * passed their budget (indexReady).
+ */
+function markFirstAndLast(k: u32, at: usize, keyLen: i32, path: usize, from: i32, len: i32): bool {
+  let first: i32;
+  if (indexReady(path, len)) {
+    first = textIndexFirst(at, keyLen, from, len - keyLen);
+    if (first < 0) return false;
+    markFirst(k, first);
+    setLast(k, textIndexLast(at, keyLen, first, len - keyLen));
+    return true;
+  }
+  if (indexWanted != 0) return false;
+  if (keyLen == 1) {
+    const b = load<u8>(at);
+    first = findByte(path, from, len, b);
+    countSearch(first - from);
+    if (first == len) return false;
+    markFirst(k, first);
+    const last = findLastByte(path, first, len, b);
+    countSearch(len - last);
+    setLast(k, last);
+    return true;
+  }
+  first = indexOfSegment(path, from, len, at, keyLen);
+  if (first < 0) return false;
+  markFirst(k, first);
+  setLast(k, lastIndexOfSegment(path, first, len, at, keyLen));
+  return true;
 }
 
 /** Paths whose key pass gave up, since the module started (for tests of the bound). */
@@ -344,11 +378,11 @@ let rulesPlaced = 0;
 let segmentSearches = 0;
 
 /**
- * How many paths' key passes gave up (`which` 0), keyed rules were placed (1) or segments were
- * searched for again (2), so far.
+ * How many paths' key passes gave up (`which` 0), keyed rules were placed (1), segments were
+ * searched for again (2) or text indexes were built (3), so far.
  */
 export function keyFilterCount(which: i32): i32 {
-  return which == 0 ? passesGivenUp : which == 1 ? rulesPlaced : segmentSearches;
+  return which == 0 ? passesGivenUp : which == 1 ? rulesPlaced : which == 2 ? segmentSearches : indexesBuilt;
 }
 
 // Lazy keys looked for in the current path: bit i stands for key FILTER_LAZY + i.
@@ -371,19 +405,7 @@ function findLazyKey(table: usize, keys: usize, j: u32, lazyIndex: u32, path: us
   if ((load<u64>(done) & bit) != 0) return;
   store<u64>(done, load<u64>(done) | bit);
   const key = keys + <usize>j * KEY_SIZE;
-  const at = table + <usize>u32At(key + KEY_POOL_OFF);
-  const keyLen = <i32>load<u16>(key + KEY_LEN);
-  if (keyLen == 1) {
-    const first = findByte(path, from, len, load<u8>(at));
-    if (first == len) return;
-    markFirst(j, first);
-    setLast(j, findLastByte(path, first, len, load<u8>(at)));
-    return;
-  }
-  const first = indexOfSegment(path, from, len, at, keyLen);
-  if (first < 0) return;
-  markFirst(j, first);
-  setLast(j, lastIndexOfSegment(path, first, len, at, keyLen));
+  markFirstAndLast(j, table + <usize>u32At(key + KEY_POOL_OFF), <i32>load<u16>(key + KEY_LEN), path, from, len);
 }
 
 // Searches of the current path, remembered by key (a slot per key index modulo MEMO_SLOTS):
@@ -422,15 +444,78 @@ function nextOccurrence(j: u32, at: usize, keyLen: i32, path: usize, p: i32, lat
     } else if (found >= 0) {
       // Only starts before lo are new: past them, the leftmost is the one remembered.
       segmentSearches++;
-      const before = indexOfSegment(path, p, min(lo - 1, latest) + keyLen, at, keyLen);
+      const before = searchSegment(at, keyLen, path, p, min(lo - 1, latest));
       if (before >= 0) return remember(slot, j, p, 0, before);
       if (latest >= lo) return remember(slot, j, p, 0, found) <= latest ? found : -1;
       return remember(slot, j, p, latest + 1, -1);
     }
   }
   segmentSearches++;
-  const found = indexOfSegment(path, p, latest + keyLen, at, keyLen);
+  const found = searchSegment(at, keyLen, path, p, latest);
   return remember(slot, j, p, found >= 0 ? 0 : latest + 1, found);
+}
+
+/**
+ * The leftmost start in [p, latest] of the `keyLen` bytes at `at` in the path, or -1: by a
+ * search of path[p, latest + keyLen), or from the text index once the path's searches have
+ * passed their budget. -1 too when the index is wanted and there is no room for it.
+ */
+function searchSegment(at: usize, keyLen: i32, path: usize, p: i32, latest: i32): i32 {
+  if (indexReady(path, pathLen)) return textIndexFirst(at, keyLen, p, latest);
+  if (indexWanted != 0) return -1;
+  return indexOfSegment(path, p, latest + keyLen, at, keyLen);
+}
+
+// The text index of the path being placed (text-index.ts): built once its searches pass
+// INDEX_SEARCH_WORK_PER_BYTE per byte and INDEX_SEARCH_WORK_SLACK, in the area the caller gave
+// (setTextIndexArea). Without room, the check gives up (LINEAR_OVER_LIMIT) and says how much
+// it wanted (indexWanted): the caller makes the room and asks again.
+let indexArea: usize = 0;
+let indexAreaBytes: u64 = 0;
+/** Bytes of index area the current call wanted and did not have; 0 when it lacked none. */
+export let indexWanted: u64 = 0;
+/** Whether the index holds the current path. */
+let pathIndexed = false;
+/** Search work of the current path so far. */
+let pathSearchWork: i64 = 0;
+/** The current path's length (the index covers path[0, pathLen)). */
+let pathLen: i32 = 0;
+/** Text indexes built, since the module started (for tests of the bound). */
+let indexesBuilt = 0;
+
+/** Gives the matcher `bytes` bytes at `area` for text indexes (textIndexBytes of the path). */
+export function setTextIndexArea(area: usize, bytes: u64): void {
+  indexArea = area;
+  indexAreaBytes = bytes;
+}
+
+/** Starts the searches of a path of `len` bytes: no index yet, no work counted. */
+// @ts-ignore: decorator
+@inline function beginPathSearches(len: i32): void {
+  pathIndexed = false;
+  pathSearchWork = 0;
+  pathLen = len;
+  takeSearchWork();
+}
+
+/**
+ * Whether the text index holds path[0, len): it does once built; it is built when the path's
+ * searches so far have passed their budget and the area has room (else indexWanted says how
+ * much was missing).
+ */
+function indexReady(path: usize, len: i32): bool {
+  if (pathIndexed) return true;
+  pathSearchWork += takeSearchWork();
+  if (pathSearchWork <= <i64>len * INDEX_SEARCH_WORK_PER_BYTE + INDEX_SEARCH_WORK_SLACK) return false;
+  const need = textIndexBytes(<u64>len);
+  if (need > indexAreaBytes) {
+    indexWanted = need;
+    return false;
+  }
+  buildTextIndex(path, len, indexArea);
+  indexesBuilt++;
+  pathIndexed = true;
+  return true;
 }
 
 /** Segments whose latest starts keyedRuleMatches keeps (LATEST); a longer rule looks one ahead. */
@@ -510,8 +595,9 @@ function keyedRuleMatches(table: usize, keys: usize, lazy: u32, k: u32, r: u32, 
  * key whose rules' literal parts the walk never reached.
  */
 function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32, best: u32): u32 {
+  beginPathSearches(len);
   // Most paths hold no key: nothing to try.
-  if (!findKeys(table, filter, path, from, len)) return best;
+  if (!findKeys(table, filter, path, from, len)) return indexWanted != 0 ? LINEAR_OVER_LIMIT : best;
   checkSerial++;
   store<u64>(LAZY_DONE, 0);
   store<u64>(LAZY_DONE + 8, 0);
@@ -531,7 +617,10 @@ function bestKeyed(table: usize, filter: usize, path: usize, from: i32, len: i32
         const entry = list + <usize>i * KEY_RULE_SIZE;
         const r = u32At(entry + KEY_RULE_STRENGTH);
         if (r >= best) break;
-        if (keyedRuleMatches(table, keys, lazy, k, r, u32At(entry + KEY_RULE_WORD), path, from, len)) {
+        const matches = keyedRuleMatches(table, keys, lazy, k, r, u32At(entry + KEY_RULE_WORD), path, from, len);
+        // Out of index room: the caller makes it and asks again.
+        if (indexWanted != 0) return LINEAR_OVER_LIMIT;
+        if (matches) {
           best = r;
           break;
         }
@@ -651,6 +740,7 @@ let linearLimit: i32 = 0;
 
 /** Starts a call that may do `limit` linear work. */
 export function beginLinear(limit: i32): void {
+  indexWanted = 0;
   linearSpent = 0;
   searchedSoFar = 0;
   linearLimit = limit;

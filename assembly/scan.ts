@@ -352,6 +352,11 @@ const COMPARED_BYTE_WORK = 8;
   return result;
 }
 
+/** Counts `bytes` bytes scanned by a search of another kind (a byte search). */
+export function countSearch(bytes: i32): void {
+  searchWork += bytes;
+}
+
 /** searchWork since the last call, which starts the count again. */
 export function takeSearchWork(): i32 {
   const work = searchWork;
@@ -361,7 +366,8 @@ export function takeSearchWork(): i32 {
 
 /**
  * Rightmost index >= from where the `segLen` bytes at `seg` occur in path[from, len), or -1:
- * indexOfSegment from the end, with the same move to the two-way algorithm (run backwards).
+ * indexOfSegment from the end, with the same move to the two-way algorithm (run backwards),
+ * its work counted as indexOfSegment's is.
  */
 export function lastIndexOfSegment(path: usize, from: i32, len: i32, seg: usize, segLen: i32): i32 {
   const lastStart = len - segLen;
@@ -377,13 +383,17 @@ export function lastIndexOfSegment(path: usize, from: i32, len: i32, seg: usize,
       const bit = 31 - <i32>clz(m);
       const at = i + bit;
       const k = candidateAgrees(path + at, seg, segLen);
-      if (k >= segLen - 1) return at;
+      if (k >= segLen - 1) return searched(at, lastStart, compared + k, at);
       compared += k;
-      if (compared > ((lastStart - at) << 2) + VERIFY_SLACK) return twoWaySearchBackward(path, from, at + segLen - 1, seg, segLen);
+      if (compared > ((lastStart - at) << 2) + VERIFY_SLACK) {
+        // The two-way search reads each byte before `at` at most twice.
+        searched(2 * from - at, lastStart, compared, 0);
+        return twoWaySearchBackward(path, from, at + segLen - 1, seg, segLen);
+      }
       m &= ~(1 << bit);
     }
   } while (i > from);
-  return -1;
+  return searched(from, lastStart, compared, -1);
 }
 
 let suffixPeriod = 0;

@@ -103,6 +103,49 @@ export function repeatedSegmentPath(own: string, last: 'c' | 'd', bytes: number)
   return padded(last === 'c' ? `/c${own}a` : `/${own}a`, bytes - tail.length) + tail;
 }
 
+/** Bytes 2 and 3 of a bait key: letters and digits but 'a', 'b' and 'd' (the bytes the paths place around keys). */
+const BAIT_INNER = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZcefghijklmnopqrstuvwxyz0123456789'];
+/** Bytes 1 and 4 of a bait key, one per BAIT_INNER² keys. */
+const BAIT_BRACKETS = 'bcefghijklmnopqrstuvwxyz';
+
+/** `count` distinct 4-byte keys `cXYc` (c a bracket byte), none of them 'a', 'd' or all b's. */
+export function baitKeys(count: number): string[] {
+  const per = BAIT_INNER.length ** 2;
+  return Array.from({ length: count }, (_, i) => {
+    const c = BAIT_BRACKETS[Math.floor(i / per)];
+    return `${c}${BAIT_INNER[Math.floor((i % per) / BAIT_INNER.length)]}${BAIT_INNER[i % BAIT_INNER.length]}${c}`;
+  });
+}
+
+/**
+ * Key bait: a rule `Disallow: /*K*a*K*d` per key K of baitKeys(count) (6,400: 162 KiB; 19,357:
+ * 492 KiB), each rule with a key of its own, so that no search of one rule helps another.
+ */
+export function keyBait(count: number): string {
+  return `User-agent: *\n${baitKeys(count).map((k) => `Disallow: /*${k}*a*${k}*d`).join('\n')}\n`;
+}
+
+/**
+ * A path of about `bytes` bytes for keyBait: every key, an "a", a run of b's, a "d", every key
+ * again. Each rule's key is needed again between the a and the d, and its last start (in the
+ * tail) leaves the whole run to search. With `disallowed` the last key lies in the middle of
+ * the run, so the last (weakest) rule matches after every other rule has been tried.
+ */
+export function keyBaitPath(keys: readonly string[], bytes: number, disallowed: boolean): string {
+  const all = keys.join('');
+  const run = Math.max(16, bytes - 3 - 2 * all.length);
+  const last = keys[keys.length - 1];
+  const middle = disallowed ? `${'b'.repeat(run >> 1)}${last}${'b'.repeat(run - (run >> 1) - last.length)}` : 'b'.repeat(run);
+  return `/${all}a${middle}d${all}`;
+}
+
+/** Linear bait: `count` rules `Disallow: /xx*b<XYZ>b` (26,000: 508 KiB), each with a key of its own that every rule's literal head "/xx" lets a linear check search for. */
+export function linearBait(count = 26_000): string {
+  const n = BAIT_INNER.length;
+  const key = (i: number) => `b${BAIT_INNER[Math.floor(i / (n * n)) % n]}${BAIT_INNER[Math.floor(i / n) % n]}${BAIT_INNER[i % n]}b`;
+  return `User-agent: *\n${Array.from({ length: count }, (_, i) => `Disallow: /xx*${key(i)}`).join('\n')}\n`;
+}
+
 /** `path` padded with `fill` to `bytes` bytes. */
 export function padded(path: string, bytes: number, fill = 'x'): string {
   return path + fill.repeat(Math.max(0, bytes - path.length));

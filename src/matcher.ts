@@ -376,11 +376,15 @@ export class Matcher {
         continue;
       }
       let table = this.#table();
-      const done = k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt, this.#limit());
+      const spans = (limit: number) => k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt, limit);
+      let done = spans(this.#limit());
       if (this.#gaveUp(table, done < 0)) {
         table = this.#table();
-        k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt, MAX_LINEAR_LIMIT);
+        done = spans(MAX_LINEAR_LIMIT);
       }
+      // A check that wanted text index room gave up (the linear table's never do): asked again with it.
+      while (done < 0 && k.growIndexArea()) done = spans(MAX_LINEAR_LIMIT);
+      k.releaseScratch();
       copyVerdicts(k.u8, batch.outAt, count, out, i);
       i += count;
     }
@@ -432,8 +436,10 @@ export class Matcher {
     const scratchAt = outAt + k.fn.checkLinesOutBytes(chunk.length, mode);
     return k.withScratch(scratchAt + k.fn.checkLinesScratchBytes(chunk.length), (at) => {
       k.u8.set(chunk, at);
-      const n = k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, this.#limit());
+      let n = k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, this.#limit());
       if (this.#gaveUp(table, n < 0)) return -1;
+      // A check that wanted text index room gave up (the linear table's never do): asked again with it.
+      while (n < 0 && k.growIndexArea()) n = k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, MAX_LINEAR_LIMIT);
       const disallowed = k.fn.linesDisallowed();
       sink(k.u8.subarray(at + outAt, at + outAt + n));
       return disallowed;

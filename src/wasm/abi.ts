@@ -311,6 +311,16 @@ export const FILTER_WORK_PER_BYTE = 8;
 export const FILTER_WORK_SLACK = 4096;
 /** Past the budget, a filter of at most this many keys searches each; a larger one has automata. */
 export const AUTOMATA_MIN_KEYS = 512;
+/**
+ * Search work (bytes scanned, assembly/scan.ts) one path's keyed rules, per-key and lazy-key
+ * searches may do per byte of the path, beyond INDEX_SEARCH_WORK_SLACK, before the path's text
+ * index is built (assembly/text-index.ts) and answers the rest: a check then costs
+ * O(n + searches x log n) however many rules search the path. High enough that the index,
+ * whose build costs as much as some hundred scans of the path, is built only for paths
+ * that would otherwise be scanned again and again.
+ */
+export const INDEX_SEARCH_WORK_PER_BYTE = 64;
+export const INDEX_SEARCH_WORK_SLACK = 1 << 20;
 
 // Automaton (assembly/automaton.ts), at FILTER_AUTOMATA: the forward automaton over the keys the
 // pass looks for, then the backward one over the same keys reversed. Present when the pass can

@@ -82,6 +82,12 @@ export interface KernelExports {
   twoWaySearchBackward(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
   lastIndexOfSegment(haystack: number, from: number, haystackLen: number, needle: number, needleLen: number): number;
   keyFilterCount(which: number): number;
+  /** Bytes of text index area the last check call wanted and lacked (it then gave up); 0 when none. */
+  textIndexWanted(): number;
+  textIndexArea(area: number, bytes: number): void;
+  textIndexAreaBytes(n: number): number;
+  textIndexBuild(text: number, n: number, area: number): void;
+  textIndexFind(key: number, m: number, lo: number, hi: number, last: number): number;
 }
 
 let compiledModule: WebAssembly.Module | undefined;
@@ -150,6 +156,9 @@ export class Kernel {
   dv: DataView;
   private scratchPtr = 0;
   private scratchSize = 0;
+  /** The text index area the kernel was given (textIndexArea), and its size. */
+  #indexPtr = 0;
+  #indexSize = 0;
   /** Where the last single-URL call had its URL (tests check where blocks lie). */
   urlAt = 0;
   /** The longest URL (UTF-16 units) the scratch block has room for; 0 once the block or memory changed. */
@@ -267,9 +276,33 @@ export class Kernel {
   checkUrl(table: number, url: string, fetched: boolean, verdict: boolean, linearLimit: number): number {
     const length = this.#encodeUrl(url);
     const check = verdict ? this.fn.verdictOne : this.fn.checkOne;
-    const result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3, linearLimit);
+    let result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3, linearLimit);
+    while (this.growIndexArea()) result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3, linearLimit);
     this.releaseScratch();
     return result;
+  }
+
+  /**
+   * After a check call: when it gave up for want of text index room (textIndexWanted), gives the
+   * kernel that room and returns true, and the caller makes the call again; the room stays for
+   * the calls that follow until releaseScratch. Past the memory limit, a RangeError.
+   */
+  growIndexArea(): boolean {
+    const wanted = this.fn.textIndexWanted();
+    if (wanted <= this.#indexSize) return false;
+    this.#freeIndexArea();
+    this.#indexPtr = this.heap.alloc(wanted);
+    this.#indexSize = wanted;
+    this.fn.textIndexArea(this.#indexPtr, wanted);
+    return true;
+  }
+
+  #freeIndexArea(): void {
+    if (this.#indexSize === 0) return;
+    this.fn.textIndexArea(0, 0);
+    this.heap.free(this.#indexPtr);
+    this.#indexPtr = 0;
+    this.#indexSize = 0;
   }
 
   /** The kernel's pathOf `url` (PATH_* in src/wasm/abi.ts), copied out. */
@@ -308,11 +341,13 @@ export class Kernel {
   }
 
   /**
-   * Gives back a scratch block that grew past SCRATCH_KEPT_BYTES (after one huge input): what
-   * withScratch does afterwards, for the callers that take the block with scratch().
+   * Gives back a scratch block, or text index area, that grew past SCRATCH_KEPT_BYTES (after one
+   * huge input): what withScratch does afterwards, for the callers that take the block with
+   * scratch().
    */
   releaseScratch(): void {
     if (this.scratchSize > SCRATCH_KEPT_BYTES) this.#free();
+    if (this.#indexSize > SCRATCH_KEPT_BYTES) this.#freeIndexArea();
   }
 
   #free(): void {
