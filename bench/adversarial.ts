@@ -128,13 +128,15 @@ export function keyBait(count: number): string {
 /**
  * A path of about `bytes` bytes for keyBait: every key, an "a", a run of b's, a "d", every key
  * again. Each rule's key is needed again between the a and the d, and its last start (in the
- * tail) leaves the whole run to search. With `disallowed` the last key lies in the middle of
- * the run, so the last (weakest) rule matches after every other rule has been tried.
+ * tail) leaves the whole run to search. With `disallowed` the last key the path holds lies in
+ * the middle of the run, so its rule matches after every stronger rule has been tried.
  */
 export function keyBaitPath(keys: readonly string[], bytes: number, disallowed: boolean): string {
-  const all = keys.join('');
+  // As many keys as leave room for a run of 16 b's (a short path holds the first keys only).
+  const fit = keys.slice(0, Math.max(1, Math.floor((bytes - 19) / 8)));
+  const all = fit.join('');
   const run = Math.max(16, bytes - 3 - 2 * all.length);
-  const last = keys[keys.length - 1];
+  const last = fit[fit.length - 1];
   const middle = disallowed ? `${'b'.repeat(run >> 1)}${last}${'b'.repeat(run - (run >> 1) - last.length)}` : 'b'.repeat(run);
   return `/${all}a${middle}d${all}`;
 }

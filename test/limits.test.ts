@@ -9,8 +9,12 @@ import { normalizePath, RobotsTxt, setWasmMemoryLimit, wasmMemoryStats } from '.
 import { entryPointAnswers, internalOf } from './support/high-addresses.mjs';
 import {
   deepWildcards, escapedUrl, longLine, longUrl, manyGroups, manyRules, nearMissSegment, oneByteKeyPath, oneByteKeys, ownSegments, padded,
-  prototypeAgents, repeatedSegmentPath, repeatedSegmentRules, sharedSegmentRules,
+  prototypeAgents, repeatedSegmentPath, repeatedSegmentRules, sharedSegmentRules, baitKeys, keyBait, keyBaitPath, linearBait,
 } from '../bench/adversarial.js';
+import { kernel } from '../dist/wasm/kernel.js';
+
+/** Text indexes the kernel behind dist/ has built so far. */
+const indexesBuilt = () => kernel().fn.keyFilterCount(3);
 import { ReferenceRobots } from './oracle/reference.js';
 
 describe('WebAssembly memory ceiling (setWasmMemoryLimit)', () => {
@@ -101,6 +105,68 @@ describe('URL length and batch size: no limit, bounded memory', () => {
     const verdicts = matcher.checkMany(urls);
     expect(verdicts.filter((v) => v === 0).length).toBe(urls.filter((u) => u.endsWith('secret') || /secret/.test(u)).length);
     expect(wasmMemoryStats().memoryBytes).toBe(warm);
+  });
+});
+
+/** Milliseconds `fn` takes, and what it returns. */
+function timed<T>(fn: () => T): [number, T] {
+  const start = performance.now();
+  const result = fn();
+  return [performance.now() - start, result];
+}
+
+describe('key bait: a check of a long URL is bounded whatever the number of rules (the text index)', () => {
+  // Limits ten times the targets (a 100 KB URL in 20 ms, 1 MB in 200 ms), first check included:
+  // before the text index, these took about 1 s and 41 s.
+  const cases = [
+    { rules: 6_400, bytes: 100_000, limitMs: 200 },
+    { rules: 19_357, bytes: 1 << 20, limitMs: 2_000 },
+  ];
+  it.each(cases)('$rules rules /*K*a*K*d, a $bytes-byte URL: disallowed by the last rule, allowed without its key', ({ rules, bytes, limitMs }) => {
+    const body = keyBait(rules);
+    expect(body.length).toBeLessThan(512_000);
+    const keys = baitKeys(rules);
+    const disallowed = keyBaitPath(keys, bytes, true);
+    const allowed = keyBaitPath(keys, bytes, false);
+    const built = indexesBuilt();
+    const robots = RobotsTxt.parse(body);
+    const [firstMs, first] = timed(() => robots.isAllowed(disallowed, 'Bot'));
+    expect(first).toBe(false);
+    expect(firstMs).toBeLessThan(limitMs);
+    const [againMs, again] = timed(() => robots.isAllowed(disallowed, 'Bot'));
+    expect(again).toBe(false);
+    expect(againMs).toBeLessThan(limitMs);
+    const [allowedMs, allowedVerdict] = timed(() => robots.isAllowed(allowed, 'Bot'));
+    expect(allowedVerdict).toBe(true);
+    expect(allowedMs).toBeLessThan(limitMs);
+    // The index answered: built for each check of the full table.
+    expect(indexesBuilt() - built).toBeGreaterThanOrEqual(2);
+    // Every way of asking agrees (checkMany and checkLines make room for the index as checkOne does).
+    const matcher = robots.matcher('Bot');
+    expect(Array.from(matcher.checkMany([allowed, disallowed, '/x']))).toEqual([1, 0, 1]);
+    expect(Array.from(matcher.checkLines(new TextEncoder().encode(`${disallowed}\n${allowed}\n`)))).toEqual([0, 1]);
+    expect(robots.isAllowed(allowed.replace('d', 'e'), 'Bot')).toBe(true);
+    robots.dispose();
+  });
+
+  it('a short URL builds no index', () => {
+    const robots = RobotsTxt.parse(keyBait(6_400));
+    const built = indexesBuilt();
+    const keys = baitKeys(6_400);
+    expect(robots.isAllowed(keyBaitPath(keys, 2048, true), 'Bot')).toBe(false);
+    expect(robots.isAllowed(keyBaitPath(keys, 2048, false), 'Bot')).toBe(true);
+    expect(robots.isAllowed('/b1b2ba', 'Bot')).toBe(true);
+    expect(indexesBuilt()).toBe(built);
+  });
+
+  it('linear bait: 26,000 rules /xx*b<XYZ>b, a 19 KB URL that holds no key, allowed', () => {
+    const robots = RobotsTxt.parse(linearBait());
+    const url = padded('/xx', 19_000, 'b');
+    const [firstMs, first] = timed(() => robots.isAllowed(url, 'Bot'));
+    expect(first).toBe(true);
+    expect(firstMs).toBeLessThan(2_000);
+    expect(robots.isAllowed(`${url}bAAAb`, 'Bot')).toBe(false);
+    robots.dispose();
   });
 });
 

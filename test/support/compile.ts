@@ -60,11 +60,11 @@ export function kernelLastIndexOf(haystack: Uint8Array, from: number, needle: Ui
 
 /**
  * The kernel's key filter counts so far: paths whose key pass gave up, keyed rules placed,
- * segments searched for again after their first occurrence.
+ * segments searched for again after their first occurrence, text indexes built.
  */
-export function keyFilterCounts(): { passesGivenUp: number; rulesPlaced: number; searches: number } {
+export function keyFilterCounts(): { passesGivenUp: number; rulesPlaced: number; searches: number; indexesBuilt: number } {
   const k = kernel();
-  return { passesGivenUp: k.fn.keyFilterCount(0), rulesPlaced: k.fn.keyFilterCount(1), searches: k.fn.keyFilterCount(2) };
+  return { passesGivenUp: k.fn.keyFilterCount(0), rulesPlaced: k.fn.keyFilterCount(1), searches: k.fn.keyFilterCount(2), indexesBuilt: k.fn.keyFilterCount(3) };
 }
 
 /** The kernel's nibble tables for a byte set: [lo, hi]. */
