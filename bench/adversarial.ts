@@ -180,6 +180,63 @@ function time(fn: () => void): number {
   return performance.now() - start;
 }
 
+interface TargetCase {
+  name: string;
+  body: string;
+  url: string;
+  allowed: boolean;
+  /** The most a check may take, first check of a fresh RobotsTxt included. */
+  targetMs: number;
+}
+
+/** The key bait and linear bait cases, each URL with the time a check of it is to stay under. */
+function targetCases(): TargetCase[] {
+  const small = baitKeys(6_400);
+  const large = baitKeys(19_357);
+  const bait6400 = keyBait(6_400);
+  const bait19357 = keyBait(19_357);
+  const linear = linearBait();
+  const kb = (bytes: number) => `${Math.round(bytes / 1000)} KB`;
+  const cases: TargetCase[] = [];
+  for (const [body, keys, bytes, targetMs] of [[bait6400, small, 2048, 1], [bait6400, small, 100_000, 20], [bait19357, large, 1 << 20, 200]] as const) {
+    for (const allowed of [false, true]) {
+      cases.push({ name: `key bait, ${keys.length.toLocaleString('en')} rules (${kb(body.length)}), a ${kb(bytes)} URL, ${allowed ? 'allowed' : 'disallowed'}`, body, url: keyBaitPath(keys, bytes, !allowed), allowed, targetMs });
+    }
+  }
+  for (const [bytes, targetMs] of [[2048, 1], [19_000, 20]]) {
+    cases.push({ name: `linear bait, 26,000 rules /xx*b<XYZ>b (${kb(linear.length)}), a ${kb(bytes)} URL`, body: linear, url: padded('/xx', bytes, 'b'), allowed: true, targetMs });
+  }
+  return cases;
+}
+
+/**
+ * Times the first check of a fresh RobotsTxt (parsed before the clock starts) and the checks
+ * after it for each target case, prints them beside the target, and throws on a wrong verdict.
+ */
+export function runTargets(): Record<string, { firstMs: number; checkMs: number; targetMs: number }> {
+  const results: Record<string, { firstMs: number; checkMs: number; targetMs: number }> = {};
+  for (const c of targetCases()) {
+    const robots = RobotsTxt.parse(c.body);
+    let verdict = false;
+    const firstMs = time(() => (verdict = robots.isAllowed(c.url, 'ExampleBot')));
+    if (verdict !== c.allowed) throw new Error(`${c.name}: verdict ${verdict}, expected ${c.allowed}`);
+    const repeats = 5;
+    const checkMs = time(() => {
+      for (let i = 0; i < repeats; i++) robots.isAllowed(c.url, 'ExampleBot');
+    }) / repeats;
+    results[c.name] = { firstMs, checkMs, targetMs: c.targetMs };
+    robots.dispose();
+  }
+  const met = (ms: number, target: number) => (ms < target ? 'yes' : 'NO');
+  printTable('Key bait and linear bait: the first check of a fresh RobotsTxt and each check after, against the target',
+    ['input', 'URL bytes', 'first check', 'per check after', 'target', 'met (first / after)'],
+    targetCases().map((c) => {
+      const r = results[c.name];
+      return [c.name, c.url.length.toLocaleString('en'), formatTime(r.firstMs), formatTime(r.checkMs), formatTime(r.targetMs), `${met(r.firstMs, r.targetMs)} / ${met(r.checkMs, r.targetMs)}`];
+    }));
+  return results;
+}
+
 /** Runs every case and prints the table. */
 export function runAdversarial(normalBody: string, normalName: string): Record<string, { parseMs: number; tableBytes: number; checkMs: number }> {
   const typical = ['https://example.com/a/b/c?d=1', '/r5/x', `/${'a'.repeat(2000)}`];
