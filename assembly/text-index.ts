@@ -303,8 +303,11 @@ function buildWavelet(n: i32, room: usize): void {
   }
 }
 
-/** The least value >= x among the suffix array's values in [s, e), or -1. */
-function nextValue(s: i32, e: i32, x: i32): i32 {
+/**
+ * The least value >= x (`forward`), or the greatest <= x, among the suffix array's values in
+ * [s, e), or -1.
+ */
+function nearestValue(s: i32, e: i32, x: i32, forward: bool): i32 {
   let altLevel = -1;
   let altS = 0;
   let altE = 0;
@@ -314,13 +317,18 @@ function nextValue(s: i32, e: i32, x: i32): i32 {
     const r1s = rank1(l, s);
     const r1e = rank1(l, e);
     const zeros = load<i32>(ZEROS + (<usize>l << 2));
-    if (((x >> shift) & 1) == 0) {
-      if (r1s < r1e) {
-        altLevel = l + 1;
-        altS = zeros + r1s;
-        altE = zeros + r1e;
-        altPrefix = ((x >> shift) | 1) << shift;
-      }
+    const bit = (x >> shift) & 1;
+    // The other branch holds larger values than x's when its bit is 0, smaller when it is 1:
+    // the deepest one on the wanted side is where to turn if the descent dies.
+    const otherS = bit == 0 ? zeros + r1s : s - r1s;
+    const otherE = bit == 0 ? zeros + r1e : e - r1e;
+    if ((bit == 0) == forward && otherS < otherE) {
+      altLevel = l + 1;
+      altS = otherS;
+      altE = otherE;
+      altPrefix = ((x >> shift) ^ 1) << shift;
+    }
+    if (bit == 0) {
       s -= r1s;
       e -= r1e;
     } else {
@@ -329,36 +337,7 @@ function nextValue(s: i32, e: i32, x: i32): i32 {
     }
   }
   if (s < e) return x;
-  return altLevel < 0 ? -1 : extreme(altLevel, altS, altE, altPrefix, false);
-}
-
-/** The greatest value <= x among the suffix array's values in [s, e), or -1. */
-function prevValue(s: i32, e: i32, x: i32): i32 {
-  let altLevel = -1;
-  let altS = 0;
-  let altE = 0;
-  let altPrefix = 0;
-  for (let l = 0; l < levels && s < e; l++) {
-    const shift = levels - 1 - l;
-    const r1s = rank1(l, s);
-    const r1e = rank1(l, e);
-    const zeros = load<i32>(ZEROS + (<usize>l << 2));
-    if (((x >> shift) & 1) == 1) {
-      if (s - r1s < e - r1e) {
-        altLevel = l + 1;
-        altS = s - r1s;
-        altE = e - r1e;
-        altPrefix = ((x >> shift) ^ 1) << shift;
-      }
-      s = zeros + r1s;
-      e = zeros + r1e;
-    } else {
-      s -= r1s;
-      e -= r1e;
-    }
-  }
-  if (s < e) return x;
-  return altLevel < 0 ? -1 : extreme(altLevel, altS, altE, altPrefix, true);
+  return altLevel < 0 ? -1 : extreme(altLevel, altS, altE, altPrefix, !forward);
 }
 
 /** The least (or with `greatest` the greatest) value of the non-empty range [s, e) of level `from`, whose higher bits are `prefix`. */
@@ -413,7 +392,7 @@ export function textIndexFirst(key: usize, m: i32, lo: i32, hi: i32): i32 {
   const l = boundOf(key, m, false);
   const r = boundOf(key, m, true);
   if (l >= r) return -1;
-  const v = nextValue(l, r, lo);
+  const v = nearestValue(l, r, lo, true);
   return v >= 0 && v <= hi ? v : -1;
 }
 
@@ -425,6 +404,6 @@ export function textIndexLast(key: usize, m: i32, lo: i32, hi: i32): i32 {
   const l = boundOf(key, m, false);
   const r = boundOf(key, m, true);
   if (l >= r) return -1;
-  const v = prevValue(l, r, hi);
+  const v = nearestValue(l, r, hi, false);
   return v >= lo ? v : -1;
 }

@@ -7,8 +7,7 @@
 //   - the independent model of each reading (test/oracle), reading by reading;
 //   - this runtime's own URL parser, whose target is always one of the readings;
 //   - every entry point giving isAllowed's answer, and explain naming the reading that decided.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,11 +18,11 @@ import { kernel } from '../src/wasm/kernel.js';
 import { CLIENT_READINGS, clientTarget, comparableTarget, ReferenceRobots } from './oracle/reference.js';
 import { sendFromNode, sendFromTools } from './support/clients.js';
 import { startRecorder, type Recorder } from './support/recorder.mjs';
+import { cliFilter } from './support/cli-filter.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
 import { pick, rng, type Rng } from './support/random.js';
 
 const MODES: readonly Mode[] = ['rfc', 'google'];
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const encoder = new TextEncoder();
 const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
@@ -215,15 +214,7 @@ describe('every entry point gives isAllowed its answer', () => {
     for (const url of urls) one.push(await cache.isAllowed(url));
     expect(one).toEqual(expected);
     const lines = urls.map((url, i) => [url, expected[i]] as const).filter(([url]) => !/[\r\n]/.test(url));
-    const file = join(dir, `urls-${mode}.txt`);
-    writeFileSync(file, `${lines.map(([url]) => url).join('\n')}\n`);
-    const out = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'filter', '--agent', 'Bot', '--mode', mode, file]);
-      let stdout = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.on('close', () => resolve(stdout));
-    });
-    expect(out.split('\n').filter(Boolean)).toEqual(lines.filter(([, v]) => v).map(([url]) => url));
+    expect(await cliFilter(dir, lines.map(([url]) => url), mode)).toEqual(lines.filter(([, v]) => v).map(([url]) => url));
   });
 
   it('a bare path is a path: "//foo;p" is matched as the path //foo;p, not as a host', () => {

@@ -4,8 +4,7 @@
 // spelling of a URL is more permissive than the URL a fetch requests. Every entry point is
 // held to it (RobotsCache and the CLI's filter in google mode too), on a table of spellings and
 // on 100,000 generated URLs compared with Node's WHATWG URL parser.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,10 +12,10 @@ import { normalizePath, RobotsCache, RobotsTxt, type Mode } from '../dist/index.
 import { RobotsPool } from '../dist/pool/index.js';
 import { requestPath } from '../dist/url/path.js';
 import { checkManyAsFetched } from '../dist/matcher.js';
+import { cliFilter } from './support/cli-filter.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
 import { pick, rng, type Rng } from './support/random.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 
 /** The rules every spelling is checked against: each spelling's verdict must be its fetch's. */
 const RULES = [
@@ -188,15 +187,7 @@ describe("RobotsCache and the CLI filter: never more permissive than the fetched
     const { urls, expected } = await onServer(mode);
     // One URL per line: the spellings with CR or LF are not lines, and readline ends a line at CR.
     const lines = urls.map((url, i) => [url, expected[i]] as const).filter(([url]) => !/[\r\n]/.test(url));
-    const file = join(dir, `urls-${mode}.txt`);
-    writeFileSync(file, `${lines.map(([url]) => url).join('\n')}\n`);
-    const out = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'filter', '--agent', 'Bot', '--mode', mode, file]);
-      let stdout = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.on('close', () => resolve(stdout));
-    });
-    expect(out.split('\n').filter(Boolean)).toEqual(lines.filter(([, v]) => v).map(([url]) => url));
+    expect(await cliFilter(dir, lines.map(([url]) => url), mode)).toEqual(lines.filter(([, v]) => v).map(([url]) => url));
   });
 });
 

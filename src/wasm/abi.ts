@@ -320,7 +320,7 @@ export const AUTOMATA_MIN_KEYS = 512;
  * that would otherwise be scanned again and again.
  */
 export const INDEX_SEARCH_WORK_PER_BYTE = 64;
-export const INDEX_SEARCH_WORK_SLACK = 1 << 20;
+export const INDEX_SEARCH_WORK_SLACK = 1 << 16;
 
 // Automaton (assembly/automaton.ts), at FILTER_AUTOMATA: the forward automaton over the keys the
 // pass looks for, then the backward one over the same keys reversed. Present when the pass can
