@@ -305,3 +305,104 @@ export function runAdversarial(normalBody: string, normalName: string): Record<s
       formatTime(results[c.name].checkMs), formatRatio(results[c.name].checkMs / normal)]));
   return results;
 }
+
+// Lint (`robots-wasm lint`): constructions that made a quadratic step show, each about 500 KiB,
+// timed against the 1 s target. Shared with test/lint.test.ts, which asserts the diagnostics.
+
+/** The target for linting any 500 KiB file. */
+export const LINT_TARGET_MS = 1000;
+
+/** The user-agent lines `User-agent: <prefix>0` ... for `count` agents. */
+function agentLines(count: number, prefix = 'a'): string {
+  return Array.from({ length: count }, (_, i) => `User-agent: ${prefix}${i}`).join('\n');
+}
+
+/** Rules `<kind>: /<prefix>0` ... for `count` rules. */
+function ruleLines(kind: 'Allow' | 'Disallow', count: number, prefix = ''): string {
+  return Array.from({ length: count }, (_, i) => `${kind}: /${prefix}${i}`).join('\n');
+}
+
+/** Two groups naming the same `agents` agents, the first disallowing `/0` ... and the second allowing the same paths. */
+export function lintTwoGroups(agents = 7000, rules = 7000): string {
+  return `${agentLines(agents)}\n${ruleLines('Disallow', rules)}\n\n${agentLines(agents)}\n${ruleLines('Allow', rules)}\n`;
+}
+
+/**
+ * `groups` groups, group g naming agents g ... g + span - 1 (of `groups`, wrapping round) and
+ * `rules` rules on paths all groups share, allowing in even groups and disallowing in odd
+ * ones: each agent merges its own set of `span` groups.
+ */
+export function lintOverlappingGroups(groups = 200, span = 50, rules = 100): string {
+  return Array.from({ length: groups }, (_, g) => {
+    const agents = Array.from({ length: span }, (_, i) => `User-agent: a${(g + i) % groups}`).join('\n');
+    return `${agents}\n${ruleLines(g % 2 === 0 ? 'Allow' : 'Disallow', rules, 'p')}\n`;
+  }).join('\n');
+}
+
+/**
+ * Two groups of `rules` rules on the same paths (disallowed by the first, allowed by the
+ * second) and `small` groups of one rule, and `agents` agents, each naming both large groups
+ * and its own two small ones: thousands of different merges that hold both large groups.
+ */
+export function lintMergedLargeGroups(agents = 3300, rules = 9000, small = 100): string {
+  const pairs = Array.from({ length: agents }, (_, i) => [i % small, (i + 1 + Math.floor(i / small)) % small]);
+  const smallGroups = Array.from({ length: small }, (_, s) => {
+    const names = pairs.flatMap(([x, y], i) => (x === s || y === s ? [`User-agent: a${i}`] : []));
+    return `${names.join('\n')}\nAllow: /s${s}\n`;
+  });
+  return `${agentLines(agents)}\n${ruleLines('Disallow', rules)}\n\n${agentLines(agents)}\n${ruleLines('Allow', rules)}\n\n${smallGroups.join('\n')}`;
+}
+
+/** Bytes a lint construction fills: what fits under the default parse limit of 500 KiB. */
+const LINT_BYTES = 500 * 1024 - 64;
+
+/** One group of the same rule `count` times. */
+export function lintDuplicateRules(count = 39_000): string {
+  return `User-agent: *\n${'Disallow: /x\n'.repeat(count)}`;
+}
+
+/**
+ * One group of rules `/x`, `/x*`, `/x**`, ... with up to `stars` stars, allow and disallow
+ * in turn: they all match the same paths, and the longest wins over every other.
+ */
+export function lintShadowingWildcards(stars = 990): string {
+  return `User-agent: *\n${Array.from({ length: stars + 1 }, (_, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /x${'*'.repeat(i)}`).join('\n')}\n`;
+}
+
+/** A rule with `stars` stars after `/x` that shadows `count` short rules `Disallow: /x`. */
+export function lintLongShadowingRule(stars = 400_000, count = 7000): string {
+  return `User-agent: *\nAllow: /x${'*'.repeat(stars)}\n${'Disallow: /x\n'.repeat(count)}`;
+}
+
+/** The line `prefix` followed by `fill` repeated up to `bytes` bytes in all, in a group. */
+export function lintLongLine(prefix = 'Disallow: /', fill = 'x', bytes = LINT_BYTES): string {
+  return `User-agent: *\n${prefix}${fill.repeat(Math.ceil(bytes / fill.length)).slice(0, bytes - prefix.length)}\n`;
+}
+
+/** 500 KiB of unknown keys, misspelt keys and lines without a colon, in turn. */
+export function lintUnknownKeys(bytes = LINT_BYTES): string {
+  const lines = ['Frobnicate: 1', 'Useragent: bot', 'Disalow: /x', 'Disallow /y', 'Crawl-delay: 1', 'just words'];
+  const out: string[] = ['User-agent: *'];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    out.push(lines[i % lines.length]);
+    size += lines[i % lines.length].length + 1;
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The lint constructions, by name. */
+export function lintCases(): { name: string; body: string }[] {
+  return [
+    { name: 'two groups naming the same 7,000 agents, 7,000 rules each', body: lintTwoGroups() },
+    { name: '200 groups of 100 rules, each agent merging its own 50', body: lintOverlappingGroups() },
+    { name: 'two 9,000-rule groups in 3,300 different merges', body: lintMergedLargeGroups() },
+    { name: '39,000 duplicate rules', body: lintDuplicateRules() },
+    { name: '991 wildcard rules /x, /x*, /x**, ...', body: lintShadowingWildcards() },
+    { name: 'a 400,000-star rule shadowing 7,000 others', body: lintLongShadowingRule() },
+    { name: 'one 500 KiB rule line', body: lintLongLine() },
+    { name: 'one 500 KiB line without a colon', body: lintLongLine('', 'word ') },
+    { name: 'one 500 KiB Content-Usage line', body: lintLongLine('Content-Usage: train-ai=n, ', 'A') },
+    { name: 'one 500 KiB line of dot segments', body: lintLongLine('Disallow: ', '/./..') },
+    { name: '500 KiB of unknown and misspelt keys', body: lintUnknownKeys() },
+  ];
+}

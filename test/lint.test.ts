@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt } from '../src/index.js';
 import { groupPerAgent } from './support/fixtures.js';
+import {
+  lintDuplicateRules, lintLongLine, lintLongShadowingRule, lintMergedLargeGroups, lintOverlappingGroups, lintShadowingWildcards, lintTwoGroups,
+  lintUnknownKeys,
+} from '../bench/adversarial.js';
 
 const codes = (body: string | Uint8Array, options?: Parameters<typeof lintRobotsTxt>[1]) => lintRobotsTxt(body, options).map((d) => `${d.line} ${d.severity} ${d.code}`);
 
@@ -71,6 +75,41 @@ describe('lintRobotsTxt', () => {
     expect(limit.message).toBe(`${bytes.length - 30} bytes past the 40-byte parse limit are ignored (RFC 9309 2.5)`);
   });
 
+  it('a group naming one agent twice is not merged with itself', () => {
+    expect(codes('User-agent: a\nUser-agent: a\nDisallow: /a\n')).toEqual([]);
+    expect(codes('User-agent: a\nUser-agent: A\nDisallow: /a\nDisallow: /a\n')).toEqual(['4 info duplicate-rule']);
+    expect(codes('User-agent: a\nUser-agent: a\nDisallow: /a\n\nUser-agent: a\nAllow: /a\n')).toEqual(['3 warning shadowed-rule']);
+  });
+
+  it('a merge reports against the first set that beats a rule, also when its groups met in an earlier merge', () => {
+    const body = [
+      'User-agent: a', // 1
+      'User-agent: b', // 2
+      'Disallow: /x', // 3
+      'Disallow: /y', // 4
+      '',
+      'User-agent: a', // 6
+      'User-agent: c', // 7
+      'Allow: /x', // 8
+      'Disallow: /y*', // 9
+      '',
+      'User-agent: b', // 11
+      'User-agent: c', // 12
+      'Allow: /y', // 13
+    ].join('\n');
+    const message = (body: string) => lintRobotsTxt(body).map((d) => `${d.line} ${d.code} ${d.message}`);
+    expect(message(body)).toEqual([
+      '3 shadowed-rule "disallow: /x" never decides: "allow: /x" (line 8) matches the same paths and wins',
+      '4 duplicate-rule "disallow: /y" repeats the rule of line 9',
+      '13 shadowed-rule "allow: /y" never decides: "disallow: /y*" (line 9) matches the same paths and wins',
+    ]);
+    // Groups 1 and 2 met in a's merge; b's merges them with group 3, which beats them.
+    expect(message('User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\nAllow: /x\n\nUser-agent: b\nDisallow: /x*\n')).toEqual([
+      '3 shadowed-rule "disallow: /x" never decides: "allow: /x" (line 7) matches the same paths and wins',
+      '7 shadowed-rule "allow: /x" never decides: "disallow: /x*" (line 10) matches the same paths and wins',
+    ]);
+  });
+
   it('shadowing across groups an agent merges, and not across agents', () => {
     expect(codes('User-agent: a\nDisallow: /x\n\nUser-agent: b\nAllow: /x\n')).toEqual([]);
     expect(codes('User-agent: a\nDisallow: /x\n\nUser-agent: a\nAllow: /x\n')).toEqual(['2 warning shadowed-rule']);
@@ -81,5 +120,84 @@ describe('lintRobotsTxt', () => {
   it('a clean file has no diagnostics; hostile input still returns', () => {
     expect(codes('User-agent: *\nDisallow: /private/\nAllow: /private/ok\nSitemap: https://example.com/s.xml\n')).toEqual([]);
     expect(lintRobotsTxt(`User-agent: *\nDisallow: /${'*'.repeat(200_000)}x\nAllow: /${'*'.repeat(200_000)}x\n`).map((d) => d.code)).toEqual(['line-too-long', 'shadowed-rule', 'line-too-long']);
+  });
+
+  describe('hostile files finish in linear time, with their diagnostics', () => {
+    /** The file's diagnostics, and the count of each code; the lint must take under 10 s. */
+    const lintTimed = (body: string) => {
+      const start = performance.now();
+      const found = lintRobotsTxt(body);
+      expect(performance.now() - start).toBeLessThan(10_000);
+      const counts: Record<string, number> = {};
+      for (const d of found) counts[d.code] = (counts[d.code] ?? 0) + 1;
+      return { found, counts, at: (line: number) => found.filter((d) => d.line === line).map((d) => `${d.code} ${d.message}`) };
+    };
+    const shadowed = (kind: string, pattern: string, winner: string, line: number) => `shadowed-rule "${kind}: ${pattern}" never decides: "${winner}" (line ${line}) matches the same paths and wins`;
+    const TIME_LIMIT = 30_000;
+
+    it('two groups naming the same 7,000 agents, 7,000 rules each', () => {
+      const body = lintTwoGroups();
+      expect(body.length).toBeGreaterThan(450_000);
+      const { counts, at } = lintTimed(body);
+      expect(counts).toEqual({ 'invalid-product-token': 14_000, 'shadowed-rule': 7000 });
+      // Group 1's rules are lines 7001-14000, group 2's 21002-28001.
+      expect(at(7001)).toEqual([shadowed('disallow', '/0', 'allow: /0', 21_002)]);
+      expect(at(14_000)).toEqual([shadowed('disallow', '/6999', 'allow: /6999', 28_001)]);
+      expect(at(21_002)).toEqual([]);
+    }, TIME_LIMIT);
+
+    it('200 groups each naming 50 agents, each agent merging its own 50 groups', () => {
+      const { counts, at } = lintTimed(lintOverlappingGroups());
+      // All 20,000 rules but group 1's (the first allow of each path) are reported.
+      expect(counts).toEqual({ 'invalid-product-token': 10_000, 'shadowed-rule': 10_000, 'duplicate-rule': 9900 });
+      // Group g (151 lines from line 1 + 151 g) names 50 agents, then 100 rules.
+      expect(at(51)).toEqual([]);
+      expect(at(202)).toEqual([shadowed('disallow', '/p0', 'allow: /p0', 51)]);
+      expect(at(353)).toEqual(['duplicate-rule "allow: /p0" repeats the rule of line 51']);
+    }, TIME_LIMIT);
+
+    it('two 9,000-rule groups in 3,300 different merges with small groups', () => {
+      const { counts, at } = lintTimed(lintMergedLargeGroups());
+      expect(counts).toEqual({ 'invalid-product-token': 13_200, 'shadowed-rule': 9000 });
+      expect(at(3301)).toEqual([shadowed('disallow', '/0', 'allow: /0', 15_602)]);
+      expect(at(12_300)).toEqual([shadowed('disallow', '/8999', 'allow: /8999', 24_601)]);
+    }, TIME_LIMIT);
+
+    it('39,000 duplicate rules', () => {
+      const { found, counts } = lintTimed(lintDuplicateRules());
+      expect(counts).toEqual({ 'duplicate-rule': 38_999 });
+      expect(found.every((d, i) => d.line === i + 3 && d.message === '"disallow: /x" repeats the rule of line 2')).toBe(true);
+    }, TIME_LIMIT);
+
+    it('wildcard rules that shadow one another quote a long winner shortened', () => {
+      const { counts, at } = lintTimed(lintShadowingWildcards());
+      // /x with 0 ... 990 stars, disallow first: the last, a disallow, is the longest.
+      expect(counts).toEqual({ 'duplicate-rule': 495, 'shadowed-rule': 495 });
+      expect(at(2)).toEqual(['duplicate-rule "disallow: /x" repeats the rule of line 992']);
+      expect(at(3)).toEqual([shadowed('allow', '/x*', `disallow: /x${'*'.repeat(198)}...`, 992)]);
+      expect(at(992)).toEqual([]);
+    }, TIME_LIMIT);
+
+    it('a 400,000-star rule shadowing 7,000 others: the messages stay short', () => {
+      const { found, counts, at } = lintTimed(lintLongShadowingRule());
+      expect(counts).toEqual({ 'line-too-long': 1, 'shadowed-rule': 7000 });
+      expect(at(7002)).toEqual([shadowed('disallow', '/x', `allow: /x${'*'.repeat(198)}...`, 2)]);
+      expect(Math.max(...found.map((d) => d.message.length))).toBeLessThan(300);
+    }, TIME_LIMIT);
+
+    it('one 500 KiB line, of a rule, of words, of a Content-Usage value and of dot segments', () => {
+      expect(codes(lintLongLine())).toEqual(['2 warning line-too-long']);
+      const words = lintTimed(lintLongLine('', 'word '));
+      expect(words.at(2)).toEqual(['line-too-long the line is longer than 16663 bytes; Google reads only that much of it', `unparseable no "key: value" here: "${'word '.repeat(12)}" is ignored`]);
+      expect(codes(lintLongLine('Content-Usage: train-ai=n, ', 'A'))).toEqual(['2 warning line-too-long', '2 info extension-key', '2 warning usage-uppercase-key']);
+      expect(codes(lintLongLine('Disallow: ', '/./..'))).toEqual(['2 warning line-too-long', '2 warning dot-segment']);
+    }, TIME_LIMIT);
+
+    it('500 KiB of unknown keys, misspelt keys and lines without a colon', () => {
+      const { found, counts } = lintTimed(lintUnknownKeys());
+      expect(counts).toEqual({ 'unknown-key': 12_961, 'typo-key': 12_961, 'missing-colon': 12_960, 'extension-key': 6480, 'duplicate-rule': 12_958 });
+      expect(found.slice(0, 7).map((d) => `${d.line} ${d.code}`)).toEqual(['2 unknown-key', '3 typo-key', '4 typo-key', '5 missing-colon', '6 extension-key', '7 missing-colon', '7 unknown-key']);
+      expect(found.find((d) => d.code === 'duplicate-rule')!.message).toBe('"disallow: /x" repeats the rule of line 4');
+    }, TIME_LIMIT);
   });
 });

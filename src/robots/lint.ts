@@ -5,7 +5,7 @@
 import { GOOGLE_MAX_LINE_BYTES, lineCollector, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
 import { readGroups } from './groups.js';
-import { groupRecords, ruleAllows, ruleLine, ruleText, type RobotsStructure } from './structure.js';
+import { groupRecords, ruleAllows, ruleCount, ruleLine, ruleText, type GroupRecord, type RobotsStructure } from './structure.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
@@ -112,7 +112,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
  * for Content-Usage, a statement that is not a Structured Fields Dictionary, which states
  * nothing (an uppercase key, the most common way to get one wrong, is named as such).
  */
-function signalDiagnostics(line: number, directive: string, value: string, inGroup: boolean, add: (line: number, severity: Severity, code: string, message: string) => void): void {
+function signalDiagnostics(line: number, directive: string, value: string, inGroup: boolean, add: Add): void {
   const name = directive === 'content-usage' ? 'Content-Usage' : 'Content-Signal';
   if (!inGroup) add(line, 'warning', 'signal-outside-group', `this ${name} line comes before any user-agent line and applies to no crawler`);
   if (directive !== 'content-usage') return;
@@ -138,69 +138,271 @@ function productTokenMessage(value: string): string {
   return `${problem}: rfc mode reads it as ${reading(rfc)}, google mode as ${reading(google)}`;
 }
 
-/** A rule as written, as redundantRules compares it. */
-interface WrittenRule {
-  kind: 'allow' | 'disallow';
-  pattern: string;
-  line: number;
+type Add = (line: number, severity: Severity, code: string, message: string) => void;
+
+/** A shadowing rule's pattern is quoted up to this many characters: a message per shadowed rule must not repeat a huge one. */
+const QUOTED_PATTERN_MAX = 200;
+
+/**
+ * The file's rules as redundantRules ranks them, by rule index, and its scratch: each rule's
+ * meaning (an id of its normalised pattern up to trailing '*', -1 for an empty pattern), the
+ * normalised pattern's length, and per meaning the best rule of the set being read (`best`,
+ * valid where `mark` holds the set's stamp).
+ */
+interface RankedRules {
+  structure: RobotsStructure;
+  patterns: string[];
+  meaning: Int32Array;
+  length: Int32Array;
+  allows: Uint8Array;
+  meanings: number;
+  reported: Uint8Array;
+  mark: Int32Array;
+  best: Int32Array;
+  stamp: number;
 }
 
 /**
  * Duplicate rules, and rules that can never decide: for every rule, another one of the other
  * kind matches the same paths (the same pattern, up to trailing '*') and wins (longer, or
- * allow at equal length). Checked within each group and across the groups one agent merges.
+ * allow at equal length). Checked within each group, then across each set of groups one agent
+ * merges, each rule reported once, against the winner of the first set that beats it.
  */
-function redundantRules(structure: RobotsStructure, mode: Mode, add: (line: number, severity: Severity, code: string, message: string) => void): void {
-  const reported = new Set<string>();
-  const groups = groupRecords(structure).map((g) => {
-    const rules: WrittenRule[] = [];
-    for (let r = g.ruleStart; r < g.ruleEnd; r++) {
-      rules.push({ kind: ruleAllows(structure, r) ? 'allow' : 'disallow', pattern: ruleText(structure, r), line: ruleLine(structure, r) });
+function redundantRules(structure: RobotsStructure, mode: Mode, add: Add): void {
+  const rules = rankRules(structure, mode);
+  const groups = groupRecords(structure);
+  const winners = groups.map((g) => groupWinners(rules, g.ruleStart, g.ruleEnd, add));
+  const merges = new Merges(rules, sharedWinners(rules, winners));
+  for (const members of mergedSets(groups)) merges.read(members, add);
+}
+
+/** Reads each rule's pattern, meaning, length and kind (see RankedRules). */
+function rankRules(structure: RobotsStructure, mode: Mode): RankedRules {
+  const count = ruleCount(structure);
+  const ids = new Map<string, number>();
+  const meaning = new Int32Array(count).fill(-1);
+  const length = new Int32Array(count);
+  const allows = new Uint8Array(count);
+  const patterns: string[] = [];
+  for (let r = 0; r < count; r++) {
+    const pattern = ruleText(structure, r);
+    patterns.push(pattern);
+    allows[r] = ruleAllows(structure, r) ? 1 : 0;
+    if (pattern === '') continue;
+    // Normalised patterns are ASCII: their length is their length in octets.
+    const normalised = escapePattern(pattern, mode);
+    let end = normalised.length;
+    if (!normalised.endsWith('$')) while (end > 0 && normalised.charCodeAt(end - 1) === 0x2a) end--;
+    const key = normalised.slice(0, end);
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    meaning[r] = id;
+    length[r] = normalised.length;
+  }
+  const meanings = ids.size;
+  return { structure, patterns, meaning, length, allows, meanings, reported: new Uint8Array(count), mark: new Int32Array(meanings).fill(-1), best: new Int32Array(meanings), stamp: 0 };
+}
+
+/**
+ * Whether rule `a` decides over rule `b` of the same meaning: longer, or allow at equal
+ * length, or else the earlier (sets are read in rule order, and the first best one wins).
+ */
+function outranks(rules: RankedRules, a: number, b: number): boolean {
+  if (rules.length[a] !== rules.length[b]) return rules.length[a] > rules.length[b];
+  if (rules.allows[a] !== rules.allows[b]) return rules.allows[a] === 1;
+  return a < b;
+}
+
+/** Reports the group's rules [start, end) that another of it outranks; returns its winner for each meaning. */
+function groupWinners(rules: RankedRules, start: number, end: number, add: Add): number[] {
+  const { meaning, mark, best } = rules;
+  const stamp = ++rules.stamp;
+  const meanings: number[] = [];
+  for (let r = start; r < end; r++) {
+    const m = meaning[r];
+    if (m < 0) continue;
+    if (mark[m] !== stamp) {
+      mark[m] = stamp;
+      best[m] = r;
+      meanings.push(m);
+    } else if (outranks(rules, r, best[m])) {
+      best[m] = r;
     }
-    return { agents: g.agents, global: g.global, rules };
-  });
-  const sets = groups.map((g) => g.rules);
-  // Groups merged for one agent (the same token in several groups) are checked together too.
+  }
+  for (let r = start; r < end; r++) if (meaning[r] >= 0 && best[meaning[r]] !== r) report(rules, r, best[meaning[r]], add);
+  return meanings.map((m) => best[m]);
+}
+
+/** Each group's winners whose meaning some other group has too: the only rules a merge can report. */
+function sharedWinners(rules: RankedRules, winners: number[][]): number[][] {
+  const groupsWith = new Int32Array(rules.meanings);
+  for (const list of winners) for (const w of list) groupsWith[rules.meaning[w]]++;
+  return winners.map((list) => list.filter((w) => groupsWith[rules.meaning[w]] > 1));
+}
+
+/**
+ * The distinct sets of two or more groups one agent merges (`*` for the global groups), in
+ * the order of their first agent: agents naming the same groups share one reading of them.
+ */
+function mergedSets(groups: GroupRecord[]): number[][] {
   const byAgent = new Map<string, number[]>();
   groups.forEach((g, i) => {
     for (const agent of g.global ? ['*', ...g.agents] : g.agents) {
-      const list = byAgent.get(agent) ?? [];
-      list.push(i);
-      byAgent.set(agent, list);
+      const list = byAgent.get(agent);
+      if (list === undefined) byAgent.set(agent, [i]);
+      // A group naming an agent twice is merged once, not with itself.
+      else if (list[list.length - 1] !== i) list.push(i);
     }
   });
-  for (const list of byAgent.values()) if (list.length > 1) sets.push(list.flatMap((i) => groups[i].rules));
-  for (const rules of sets) {
-    const byMeaning = new Map<string, { kind: 'allow' | 'disallow'; pattern: string; line: number; length: number }[]>();
-    for (const rule of rules) {
-      if (rule.pattern === '') continue;
-      // Normalised patterns are ASCII: their length is their length in octets.
-      const normalised = escapePattern(rule.pattern, mode);
-      let end = normalised.length;
-      if (!normalised.endsWith('$')) while (end > 0 && normalised.charCodeAt(end - 1) === 0x2a) end--;
-      const meaning = normalised.slice(0, end);
-      const list = byMeaning.get(meaning) ?? [];
-      list.push({ kind: rule.kind, pattern: rule.pattern, line: rule.line, length: normalised.length });
-      byMeaning.set(meaning, list);
-    }
-    for (const list of byMeaning.values()) {
-      if (list.length < 2) continue;
-      // The rule that decides for these paths: longest, allow first.
-      const winner = list.reduce((best, r) => (r.length > best.length || (r.length === best.length && r.kind === 'allow' && best.kind !== 'allow') ? r : best));
-      const firstOfKind = new Map<string, number>();
-      for (const r of list) {
-        const id = `${r.line}`;
-        if (r === winner || reported.has(id)) continue;
-        if (r.kind === winner.kind) {
-          const first = firstOfKind.get(r.kind) ?? winner.line;
-          firstOfKind.set(r.kind, first);
-          reported.add(id);
-          add(r.line, 'info', 'duplicate-rule', `"${r.kind}: ${r.pattern}" repeats the rule of line ${first}`);
-        } else {
-          reported.add(id);
-          add(r.line, 'warning', 'shadowed-rule', `"${r.kind}: ${r.pattern}" never decides: "${winner.kind}: ${winner.pattern}" (line ${winner.line}) matches the same paths and wins`);
+  const seen = new Set<string>();
+  const sets: number[][] = [];
+  for (const list of byAgent.values()) {
+    const key = list.join(',');
+    if (list.length > 1 && !seen.has(key)) sets.push(list), seen.add(key);
+  }
+  return sets;
+}
+
+/** Merges of up to this many groups (with shared winners) remember each pair they brought together. */
+const REMEMBERED_MERGE = 32;
+
+/**
+ * Reads the sets of groups agents merge, in order. A rule a merge reports is outranked by a
+ * member it never met in an earlier merge (one it met would have reported it then), so
+ * members that all met one another are looked up rather than walked: a large group merged
+ * with many small ones is walked once, not once per merge. Members met when they were in one
+ * merge: the last each was in, or a remembered pair.
+ */
+class Merges {
+  readonly #rules: RankedRules;
+  readonly #shared: number[][];
+  readonly #indexes: (Map<number, number> | undefined)[] = [];
+  readonly #met = new Set<number>();
+  /** The last merge each group was in, -1 before its first. */
+  readonly #last: Int32Array;
+  #merges = 0;
+
+  constructor(rules: RankedRules, shared: number[][]) {
+    this.#rules = rules;
+    this.#shared = shared;
+    this.#last = new Int32Array(shared.length).fill(-1);
+  }
+
+  /** Reports the shared winners of merged groups `members` that a winner of another member outranks. */
+  read(members: number[], add: Add): void {
+    const live = members.filter((g) => this.#shared[g].length > 0);
+    if (live.length < 2) return;
+    const { walked, looked } = this.#split(live);
+    const meanings = this.#walk(walked);
+    this.#lookUp(looked, meanings, add);
+    const { meaning, best } = this.#rules;
+    for (const g of walked) for (const w of this.#shared[g]) if (best[meaning[w]] !== w) report(this.#rules, w, best[meaning[w]], add);
+    this.#remember(live);
+  }
+
+  /**
+   * The members to walk and those to look up (that all met): the largest only, or members
+   * that met one another, when that walks less.
+   */
+  #split(live: number[]): { walked: number[]; looked: number[] } {
+    const shared = this.#shared;
+    const bySize = [...live].sort((a, b) => shared[b].length - shared[a].length);
+    const plain = { walked: bySize.slice(1), looked: bySize.slice(0, 1) };
+    const looked = live.length <= REMEMBERED_MERGE ? this.#metLargest(bySize) : this.#lastTogether(bySize);
+    const lookedUp = new Set(looked);
+    const walked = bySize.filter((g) => !lookedUp.has(g));
+    const size = (list: number[]) => list.reduce((n, g) => n + shared[g].length, 0);
+    return size(walked) * looked.length < size(plain.walked) ? { walked, looked } : plain;
+  }
+
+  /** Members from the largest down that met every one taken before them. */
+  #metLargest(bySize: number[]): number[] {
+    const looked: number[] = [];
+    for (const g of bySize) if (looked.every((h) => this.#haveMet(g, h))) looked.push(g);
+    return looked;
+  }
+
+  /** The members whose last merge was the same, the one holding the most shared winners. */
+  #lastTogether(bySize: number[]): number[] {
+    const sizes = new Map<number, number>();
+    for (const g of bySize) if (this.#last[g] >= 0) sizes.set(this.#last[g], (sizes.get(this.#last[g]) ?? 0) + this.#shared[g].length);
+    let last = -1;
+    for (const [merge, size] of sizes) if (last < 0 || size > sizes.get(last)!) last = merge;
+    return last < 0 ? bySize.slice(0, 1) : bySize.filter((g) => this.#last[g] === last);
+  }
+
+  #haveMet(a: number, b: number): boolean {
+    return (this.#last[a] >= 0 && this.#last[a] === this.#last[b]) || this.#met.has(this.#pair(a, b));
+  }
+
+  /** Walks the members' shared winners: the best of each meaning among them; returns the meanings met. */
+  #walk(walked: number[]): number[] {
+    const rules = this.#rules;
+    const { meaning, mark, best } = rules;
+    const stamp = ++rules.stamp;
+    const meanings: number[] = [];
+    for (const g of walked) {
+      for (const w of this.#shared[g]) {
+        const m = meaning[w];
+        if (mark[m] !== stamp) {
+          mark[m] = stamp;
+          best[m] = w;
+          meanings.push(m);
+        } else if (outranks(rules, w, best[m])) {
+          best[m] = w;
         }
       }
     }
+    return meanings;
+  }
+
+  /** Folds the looked-up members' winners of `meanings` into the best, and reports those it outranks. */
+  #lookUp(looked: number[], meanings: number[], add: Add): void {
+    const rules = this.#rules;
+    const { best } = rules;
+    const indexes = looked.map((g) => this.#index(g));
+    for (const m of meanings) {
+      for (const index of indexes) {
+        const w = index.get(m);
+        if (w !== undefined && outranks(rules, w, best[m])) best[m] = w;
+      }
+      for (const index of indexes) {
+        const w = index.get(m);
+        if (w !== undefined && w !== best[m]) report(rules, w, best[m], add);
+      }
+    }
+  }
+
+  /** A group's shared winners by meaning. */
+  #index(g: number): Map<number, number> {
+    const meaning = this.#rules.meaning;
+    return (this.#indexes[g] ??= new Map(this.#shared[g].map((w) => [meaning[w], w])));
+  }
+
+  #pair(a: number, b: number): number {
+    return a < b ? a * this.#shared.length + b : b * this.#shared.length + a;
+  }
+
+  #remember(live: number[]): void {
+    const merge = this.#merges++;
+    for (const g of live) this.#last[g] = merge;
+    if (live.length > REMEMBERED_MERGE) return;
+    for (let i = 0; i < live.length; i++) for (let j = i + 1; j < live.length; j++) this.#met.add(this.#pair(live[i], live[j]));
+  }
+}
+
+/** Reports `rule`, which `winner` outranks, unless it was reported already: a duplicate when of the same kind, else shadowed. */
+function report(rules: RankedRules, rule: number, winner: number, add: Add): void {
+  if (rules.reported[rule] === 1) return;
+  rules.reported[rule] = 1;
+  const { structure, patterns, allows } = rules;
+  const kind = (r: number) => (allows[r] === 1 ? 'allow' : 'disallow');
+  const line = ruleLine(structure, rule);
+  const winnerLine = ruleLine(structure, winner);
+  if (allows[rule] === allows[winner]) {
+    add(line, 'info', 'duplicate-rule', `"${kind(rule)}: ${patterns[rule]}" repeats the rule of line ${winnerLine}`);
+  } else {
+    const quoted = patterns[winner].length > QUOTED_PATTERN_MAX ? `${patterns[winner].slice(0, QUOTED_PATTERN_MAX)}...` : patterns[winner];
+    add(line, 'warning', 'shadowed-rule', `"${kind(rule)}: ${patterns[rule]}" never decides: "${kind(winner)}: ${quoted}" (line ${winnerLine}) matches the same paths and wins`);
   }
 }
