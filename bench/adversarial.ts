@@ -3,7 +3,7 @@
 // super-linear blow-up shows. The generators are shared with test/limits.test.ts, which asserts
 // the answers.
 
-import { RobotsTxt } from 'robots-wasm';
+import { lintRobotsTxt, RobotsTxt } from 'robots-wasm';
 import { formatRatio, formatTime, printTable } from './report.js';
 
 /** 500 KiB of rules like `Disallow: /*a*a*a*...*a$`. */
@@ -405,4 +405,20 @@ export function lintCases(): { name: string; body: string }[] {
     { name: 'one 500 KiB line of dot segments', body: lintLongLine('Disallow: ', '/./..') },
     { name: '500 KiB of unknown and misspelt keys', body: lintUnknownKeys() },
   ];
+}
+
+/** Lints each construction (the median of three runs) and prints the times beside the target. */
+export function runLintAdversarial(normalBody: string): Record<string, { bytes: number; lintMs: number; diagnostics: number }> {
+  // Warm the JIT on the normal file first, so the first row is not a cold start.
+  for (let i = 0; i < 50; i++) lintRobotsTxt(normalBody);
+  const results: Record<string, { bytes: number; lintMs: number; diagnostics: number }> = {};
+  for (const c of lintCases()) {
+    let diagnostics = 0;
+    const runs = [0, 1, 2].map(() => time(() => (diagnostics = lintRobotsTxt(c.body).length))).sort((a, b) => a - b);
+    results[c.name] = { bytes: c.body.length, lintMs: runs[1], diagnostics };
+  }
+  printTable(`lintRobotsTxt on hostile files (median of 3; target ${formatTime(LINT_TARGET_MS)} for any 500 KiB file)`,
+    ['input', 'bytes', 'lint', 'target', 'diagnostics'],
+    Object.entries(results).map(([name, r]) => [name, r.bytes.toLocaleString('en'), formatTime(r.lintMs), formatTime(LINT_TARGET_MS), r.diagnostics.toLocaleString('en')]));
+  return results;
 }

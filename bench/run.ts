@@ -17,7 +17,7 @@ import { RobotsCache, RobotsTxt, type RobotsCacheSnapshot } from 'robots-wasm';
 import { RobotsPool } from 'robots-wasm/pool';
 import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.js';
 import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
-import { runAdversarial, runTargets } from './adversarial.js';
+import { runAdversarial, runLintAdversarial, runTargets } from './adversarial.js';
 import { corpusArgs, runFrontierGroup, stringsArg } from './frontier.js';
 import { runFleetGroup } from './fleet.js';
 import { IndependentPair, type PairTask } from './parallel-ceiling.js';
@@ -435,7 +435,9 @@ async function main(): Promise<void> {
     const normal = files.find((f) => f.role === 'typical 3 KB')!;
     const adversarial = runAdversarial(normal.body, normal.name);
     const targets = runTargets();
-    writeFileSync(new URL('../../bench/adversarial.json', import.meta.url), `${JSON.stringify({ machine, adversarial, targets }, null, 2)}\n`);
+    const lint = runLintAdversarial(normal.body);
+    writeFileSync(new URL('../../bench/adversarial.json', import.meta.url), `${JSON.stringify({ machine, adversarial, targets, lint }, null, 2)}
+`);
     console.log('\nbench/adversarial.json written');
     return;
   }
