@@ -196,7 +196,7 @@ function targetCases(): TargetCase[] {
   const bait6400 = keyBait(6_400);
   const bait19357 = keyBait(19_357);
   const linear = linearBait();
-  const kb = (bytes: number) => `${Math.round(bytes / 1000)} KB`;
+  const kb = (bytes: number) => (bytes >= 1 << 20 ? `${bytes / (1 << 20)} MB` : `${Math.round(bytes / 1000)} KB`);
   const cases: TargetCase[] = [];
   for (const [body, keys, bytes, targetMs] of [[bait6400, small, 2048, 1], [bait6400, small, 100_000, 20], [bait19357, large, 1 << 20, 200]] as const) {
     for (const allowed of [false, true]) {

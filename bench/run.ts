@@ -436,8 +436,7 @@ async function main(): Promise<void> {
     const adversarial = runAdversarial(normal.body, normal.name);
     const targets = runTargets();
     const lint = runLintAdversarial(normal.body);
-    writeFileSync(new URL('../../bench/adversarial.json', import.meta.url), `${JSON.stringify({ machine, adversarial, targets, lint }, null, 2)}
-`);
+    writeFileSync(new URL('../../bench/adversarial.json', import.meta.url), `${JSON.stringify({ machine, adversarial, targets, lint }, null, 2)}\n`);
     console.log('\nbench/adversarial.json written');
     return;
   }
