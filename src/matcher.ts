@@ -577,7 +577,10 @@ export function checkPacked(matcher: Matcher, { bytes, spans }: PackedUrls): Uin
     k.u8.set(bytes, at);
     new Uint32Array(k.u8.buffer, at + spansAt, count * 2).set(spans);
     // Only full tables leave their thread: no linear limit applies.
-    k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt, MAX_LINEAR_LIMIT);
+    const check = () => k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt, MAX_LINEAR_LIMIT);
+    let done = check();
+    // A check that wanted text index room gave up: asked again with it.
+    while (done < 0 && k.growIndexArea()) done = check();
     return k.u8.slice(at + outAt, at + outAt + count);
   });
 }

@@ -9,6 +9,7 @@ import { Matcher, RobotsTxt, setTableBudget } from '../dist/index.js';
 import { packedJobSize, RobotsPool, workerStats } from '../dist/pool/pool.js';
 import { corpusFile } from './support/fixtures.js';
 import { randomPath, rng } from './support/random.js';
+import { baitKeys, keyBait, keyBaitPath } from '../bench/adversarial.js';
 
 const next = rng(5);
 const urls = Array.from({ length: 60_000 }, (_, i) => (i % 3 === 0 ? `https://example.com${randomPath(next)}` : randomPath(next)));
@@ -69,6 +70,16 @@ describe('RobotsPool details', () => {
     // A fetch removes tabs and newlines from a URL ("/\na" is "/a"); wget and Python requests
     // send them encoded ("/x\n" is "/x%0A"), and a URL is allowed only if every reading is.
     expect([matcher.isAllowed('/x\n'), matcher.isAllowed('/\na'), matcher.isAllowed('/x%0A'), matcher.isAllowed('/x')]).toEqual([false, false, false, true]);
+  });
+
+  it("a worker's check that builds a text index of its path answers as the calling thread does", async () => {
+    // Key bait: each rule's search needs the path's text index, which a worker makes room for.
+    const keys = baitKeys(2_000);
+    const bait = RobotsTxt.parse(keyBait(2_000)).matcher('Bot');
+    const urls = Array.from({ length: 1200 }, (_, i) => (i % 400 === 0 ? keyBaitPath(keys, 40_000, i % 800 === 0) : `/b${i}`));
+    const verdicts = await pool.checkMany(bait, urls);
+    expect([verdicts[0], verdicts[400], verdicts[1]]).toEqual([0, 1, 1]);
+    expect(verdicts).toEqual(bait.checkMany(urls));
   });
 
   it('packs empty URLs, non-ASCII and URLs longer than a batch overflow area', async () => {
