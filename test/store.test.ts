@@ -121,31 +121,46 @@ describe('RobotsCache with a store', () => {
     expect([hits(near), hits(far)]).toEqual([0, 1]);
   });
 
-  /** A site whose lease another process holds for `leaseMs`: a cache's verdict for it, and how long it waited. */
-  async function checkPastLease(holder: string, leaseMs: number, timeoutMs: number): Promise<{ allowed: boolean; waited: number }> {
+  /** A lease owner name as the protocol makes them (time and random words, base 36). */
+  const OWNER = `${Date.now().toString(36)}-1x2y3z4w`;
+
+  /** A site whose lease another holds for `leaseMs`: a cache's verdict for it, how long it waited, what it reported and stored. */
+  async function checkPastLease(holder: string, leaseMs: number, timeoutMs: number) {
     sites = await startSites(1, serve(BODY));
     const store = new MemoryStore();
     const origin = sites[0].origin;
     await store.claim(origin, holder, leaseMs);
-    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs, storeTimeoutMs: 100 });
+    const events: StoreEvent[] = [];
+    const cache = new RobotsCache({ agent: 'ExampleBot', store, timeoutMs, storeTimeoutMs: 100, onStoreEvent: (e) => events.push(e) });
     const started = Date.now();
     const allowed = await cache.isAllowed(`${origin}/private/x`);
-    return { allowed, waited: Date.now() - started };
+    return { allowed, waited: Date.now() - started, events, stored: await store.get(origin) };
   }
 
   it('a lease held by a process that died: the origin is fetched once the lease lapses', async () => {
-    const { allowed, waited } = await checkPastLease('a process that died', 400, 2000);
+    const { allowed, waited, events } = await checkPastLease(OWNER, 400, 2000);
     expect(allowed).toBe(false);
     expect(waited).toBeGreaterThanOrEqual(390);
     expect(hits(sites[0])).toBe(1);
+    expect(events).toEqual([]);
   });
 
-  it('a lease never let go is waited for at most the fetch timeout plus the store calls, then fetched alone', async () => {
-    const { allowed, waited } = await checkPastLease('a stuck process', 3_600_000, 300);
+  it('a lease never let go is waited for at most the fetch timeout plus a store call, then fetched and stored', async () => {
+    const { allowed, waited, stored } = await checkPastLease(OWNER, 3_600_000, 300);
     expect(allowed).toBe(false);
-    expect(waited).toBeGreaterThanOrEqual(590);
+    expect(waited).toBeGreaterThanOrEqual(390);
     expect(waited).toBeLessThan(3000);
     expect(hits(sites[0])).toBe(1);
+    expect(stored).toMatch(/^robots-wasm-record\/1 /);
+  });
+
+  it('a lease the protocol did not write is reported and waited for one short poll, then fetched and stored', async () => {
+    const { allowed, waited, events, stored } = await checkPastLease('not an owner name', 3_600_000, 2000);
+    expect(allowed).toBe(false);
+    expect(waited).toBeLessThan(500);
+    expect(events).toEqual([{ type: 'foreign-lease', key: sites[0].origin }]);
+    expect(hits(sites[0])).toBe(1);
+    expect(stored).toMatch(/^robots-wasm-record\/1 /);
   });
 
   it('an expired stored file is revalidated by whichever cache needs it: one 304, shared', async () => {

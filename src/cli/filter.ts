@@ -10,13 +10,12 @@
 import { RobotsCache, type RobotsCacheOptions } from '../fetch/cache.js';
 import type { RobotsFetchResult } from '../fetch/fetch.js';
 import { originOf } from '../fetch/origin.js';
-import type { StoreEvent } from '../fetch/fleet.js';
-import type { ConnectedRedisStore } from '../redis/index.js';
 import { CacheFile } from './cache-file.js';
 import {
   agentValue, asUsage, describeLongLine, examplePath, inputBlocks, integerValue, MAX_LINE_BYTES, MAX_TIMER_MS, modeOf, OutputError, parse,
   Progress, reportAccess, stringValue, UsageError, warn, write,
 } from './io.js';
+import { openStore, reportStoreEvent, STORE_HELP, STORE_OPTIONS } from './store.js';
 
 /** `robots-wasm filter --help`. */
 export const FILTER_HELP = `usage: robots-wasm filter --agent NAME [options] [URLS_FILE | -]
@@ -38,11 +37,7 @@ dropped; a line longer than ${MAX_LINE_BYTES} bytes is reported on stderr and th
                       renamed over it) under FILE.lock, merging entries another run wrote; an
                       unusable FILE is renamed FILE.corrupt-<time> and the run starts empty
   --checkpoint MS     how often the cache is written while fetching (default 60000)
-  --store URL         share robots.txt state with other runs through the Redis server at URL
-                      (redis://HOST:PORT; needs the redis package): each origin is fetched by
-                      one run of all, the others read its result; while Redis is unreachable
-                      each run fetches on its own and says so once on stderr
-  --store-prefix P    put P before every Redis key (default robots-wasm:)
+${STORE_HELP}
 
 example: robots-wasm filter --agent ExampleBot --cache robots-cache.json ${examplePath('urls.txt')}`;
 
@@ -165,8 +160,7 @@ async function run(cache: RobotsCache, input: ReturnType<typeof inputBlocks>): P
 export async function filter(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, concurrency: { type: 'string' },
-    timeout: { type: 'string' }, cache: { type: 'string' }, checkpoint: { type: 'string' }, store: { type: 'string' },
-    'store-prefix': { type: 'string' },
+    timeout: { type: 'string' }, cache: { type: 'string' }, checkpoint: { type: 'string' }, ...STORE_OPTIONS,
   });
   if (values.help) return (await write(`${FILTER_HELP}\n`), 0);
   const agent = agentValue(values);
@@ -176,28 +170,12 @@ export async function filter(args: string[]): Promise<number> {
     concurrency: integerValue(values, 'concurrency', 32), timeoutMs: integerValue(values, 'timeout', 10_000),
   };
   const checkpointMs = integerValue(values, 'checkpoint', 60_000);
-  const store = await openStore(stringValue(values, 'store'), stringValue(values, 'store-prefix'));
+  const store = await openStore(values);
   try {
     return await filterWith(store === undefined ? options : { ...options, store, onStoreEvent: reportStoreEvent }, positionals[0], values, checkpointMs);
   } finally {
     await store?.close();
   }
-}
-
-/** The Redis store of --store, or undefined without it. */
-async function openStore(url: string | undefined, prefix: string | undefined): Promise<ConnectedRedisStore | undefined> {
-  if (url === undefined) {
-    if (prefix !== undefined) throw new UsageError('--store-prefix needs --store');
-    return undefined;
-  }
-  if (!/^rediss?:\/\/./i.test(url)) throw new UsageError(`--store must be a redis:// or rediss:// URL, got ${JSON.stringify(url)}`);
-  const { connectRedisStore } = await import('../redis/index.js');
-  return connectRedisStore(url, { prefix });
-}
-
-function reportStoreEvent(event: StoreEvent): void {
-  if (event.type === 'unavailable') warn(`the --store server is unavailable (${event.error.message}): fetching without it until it answers`);
-  else warn('the --store server answers again');
 }
 
 /** filter() once its options are read: runs with or without a cache file. */

@@ -20,7 +20,7 @@ import {
 import { refreshShared, StoreLink, warnStoreEvent, type StoreEvent } from './fleet.js';
 import { originOf, robotsLocation } from './origin.js';
 import { snapshotRecords, type CheckedRecord, type RobotsCacheRecord, type SnapshotLimits } from './snapshot.js';
-import { decodeStoredRecord, encodeStoredRecord, type RobotsStore } from './store.js';
+import { decodeStoredRecord, encodeStoredRecord, maxStoredLength, type RobotsStore } from './store.js';
 
 export type { RobotsCacheRecord };
 
@@ -474,10 +474,12 @@ export class RobotsCache {
   /** #refresh through the store (fleet.ts); false when the cache must fetch on its own. */
   #refreshShared(link: StoreLink, origin: string, entry: Entry): Promise<boolean> {
     const { timeoutMs, ttlMs } = this.#options;
-    // The fetcher's lease covers its fetch and the store calls around it.
+    // The fetcher's lease covers its fetch and the store calls around it; a waiter gives it a
+    // fetch and a store call, what a live holder needs to store its result.
     const leaseMs = timeoutMs + 3 * this.#storeTimeoutMs;
-    return refreshShared(link, leaseMs, {
+    return refreshShared(link, leaseMs, timeoutMs + this.#storeTimeoutMs, {
       key: origin,
+      maxLength: maxStoredLength(this.#options.maxBytes),
       decode: (value) => decodeStoredRecord(value, origin, this.#limits(STORE_CLOCK_SKEW_MS), this.#options.maxBytes),
       fresh: (stored) => stored.record.expiresAt > Date.now(),
       adopt: (stored) => this.#apply(origin, entry, this.#resultOf(stored), stored.record.unreachableSince),

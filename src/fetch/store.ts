@@ -15,17 +15,23 @@ import { checkRecord, type CheckedRecord, type RobotsCacheRecord, type SnapshotL
  * then works alone until the store answers again.
  */
 export interface RobotsStore {
-  /** The value stored under `key`, or undefined when there is none (or it expired). */
-  get(key: string): Promise<string | undefined>;
+  /**
+   * The value stored under `key`, or undefined when there is none (or it expired). A value
+   * longer than `maxLength` bytes (when given) is no use to the caller: a store may answer ''
+   * for it without reading it.
+   */
+  get(key: string, maxLength?: number): Promise<string | undefined>;
   /** Stores `value` under `key`, replacing any, until `ttlMs` from now. */
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Removes the value under `key`. */
   delete(key: string): Promise<void>;
   /**
    * Atomically: when nobody holds the lease on `key` (a namespace apart from the values), gives
-   * it to `owner` for `leaseMs` and resolves true; otherwise resolves false.
+   * it to `owner` for `leaseMs` and resolves true; otherwise resolves false, or better the
+   * holder's owner name as stored ('' for something there that is not a lease), so that a lease
+   * the protocol did not write is not waited for.
    */
-  claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
+  claim(key: string, owner: string, leaseMs: number): Promise<boolean | string>;
   /** Ends the lease on `key` if `owner` still holds it; otherwise does nothing. */
   release(key: string, owner: string): Promise<void>;
 }
@@ -75,9 +81,9 @@ export class MemoryStore implements RobotsStore {
   }
 
   /** See RobotsStore.claim. */
-  async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
+  async claim(key: string, owner: string, leaseMs: number): Promise<boolean | string> {
     const lease = this.#leases.get(key);
-    if (lease !== undefined && lease.until > Date.now()) return false;
+    if (lease !== undefined && lease.until > Date.now()) return lease.owner;
     this.#leases.set(key, { owner, until: Date.now() + leaseMs });
     return true;
   }
@@ -107,6 +113,11 @@ export function encodeStoredRecord(record: RobotsCacheRecord): string {
 /** Room in a stored value for everything but the body: the fields, and a final URL as long as a request line gets. */
 const RECORD_FIELDS_ROOM = 64 * 1024;
 
+/** The longest store value a record with a body of `maxBodyBytes` + 1 can be: what get() needs to read. */
+export function maxStoredLength(maxBodyBytes: number): number {
+  return Math.ceil((maxBodyBytes + 1) / 3) * 4 + RECORD_FIELDS_ROOM;
+}
+
 /**
  * The record of a store value for `origin`, checked as an exported snapshot's entries are
  * (every field, and freshness clamped by `limits`); undefined for anything else: another
@@ -115,7 +126,7 @@ const RECORD_FIELDS_ROOM = 64 * 1024;
  * read at all).
  */
 export function decodeStoredRecord(value: string, origin: string, limits: SnapshotLimits, maxBodyBytes: number): CheckedRecord | undefined {
-  if (value.length > Math.ceil((maxBodyBytes + 1) / 3) * 4 + RECORD_FIELDS_ROOM) return undefined;
+  if (value.length > maxStoredLength(maxBodyBytes)) return undefined;
   const headerEnd = value.indexOf('\n');
   if (headerEnd !== STORE_FORMAT.length + 9 || !value.startsWith(`${STORE_FORMAT} `)) return undefined;
   const json = value.slice(headerEnd + 1);

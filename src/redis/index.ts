@@ -1,9 +1,13 @@
 // robots-wasm/redis: a RobotsStore on Redis, so that a fleet of crawler processes fetches each
-// robots.txt once. Values are plain strings with Redis expiry (SET ... PX); a lease is a key
-// set only if absent (SET ... NX PX) and released by a script that deletes it only for its
-// owner. Commands go through `sendCommand`, so any client of the official `redis` package
-// (an optional peer dependency: only this entry point loads it) works, connected or not.
+// robots.txt once. Values are plain strings with Redis expiry (SET ... PX), read by a script
+// that checks their type and length first, so that a huge value is never transferred; a lease
+// is a key set only if absent (SET ... NX PX) and released by a script that deletes it only for
+// its owner. With a fleet key every value carries an HMAC-SHA256 tag (signing.ts). Commands go
+// through `sendCommand`, so any client of the official `redis` package (an optional peer
+// dependency: only this entry point loads it) works, connected or not; a reply of a type the
+// command cannot give is an error, which RobotsCache treats as the store failing.
 
+import { checkKey, SIGNED_HEADER_LENGTH, ValueSigner } from '../fetch/signing.js';
 import type { RobotsStore } from '../fetch/store.js';
 
 /** The part of a Redis client the store uses: the official `redis` package's clients have it. */
@@ -15,15 +19,52 @@ export interface RedisCommandClient {
 export interface RedisStoreOptions {
   /** Put before every key, so that several crawls share a server; default `robots-wasm:`. */
   prefix?: string;
+  /**
+   * The fleet key (a string or bytes, at least 16 bytes; 32 random bytes are best), the same in
+   * every process: values are stored with an HMAC-SHA256 tag, and a value without a valid tag
+   * for its origin is refetched and replaced, never used. Without it, anyone who can write
+   * under the prefix decides every verdict. Default none.
+   */
+  key?: string | Uint8Array;
 }
 
 /** Deletes the lease KEYS[1] only when its value is ARGV[1], its owner's name. */
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
+/**
+ * The string value KEYS[1] when it is at most ARGV[1] bytes long; '' for a longer one or a key
+ * of another type (a value that is not a record), without reading it; nil for no key.
+ */
+const GET_SCRIPT = `local t = redis.call('type', KEYS[1]).ok
+if t == 'none' then return false end
+if t ~= 'string' or redis.call('strlen', KEYS[1]) > tonumber(ARGV[1]) then return '' end
+return redis.call('get', KEYS[1])`;
+
+/**
+ * Sets the lease KEYS[1] to ARGV[1] for ARGV[2] ms when absent and returns 1; otherwise returns
+ * its holder (its first 100 bytes), or '' for something that is not a lease: a key of another
+ * type, or one with no expiry (the protocol always sets one).
+ */
+const CLAIM_SCRIPT = `if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('type', KEYS[1]).ok ~= 'string' or redis.call('pttl', KEYS[1]) < 0 then return '' end
+return redis.call('getrange', KEYS[1], 0, 99)`;
+
 /** Whole milliseconds for PX: at least 1, which Redis requires. */
 function px(ms: number): string {
   return String(Math.max(1, Math.ceil(ms)));
 }
+
+/** `reply` when `accept` says it is a reply `command` can give; else an Error naming what came. */
+function expectReply<T>(reply: unknown, command: string, accept: (reply: unknown) => reply is T): T {
+  if (accept(reply)) return reply;
+  const kind = reply === null ? 'null' : Array.isArray(reply) ? 'an array' : reply instanceof Uint8Array ? 'bytes' : typeof reply;
+  throw new Error(`unexpected reply to ${command}: ${kind} (the client must return strings and numbers, as the redis package does by default)`);
+}
+
+const isText = (reply: unknown): reply is string => typeof reply === 'string';
+const isTextOrNull = (reply: unknown): reply is string | null => reply === null || typeof reply === 'string';
+const isCount = (reply: unknown): reply is number => typeof reply === 'number';
+const isClaimReply = (reply: unknown): reply is 1 | string => reply === 1 || typeof reply === 'string';
 
 /**
  * A RobotsStore on a Redis server, through a client of your own (`createClient()` of the
@@ -34,6 +75,7 @@ function px(ms: number): string {
 export class RedisStore implements RobotsStore {
   readonly #client: RedisCommandClient;
   readonly #prefix: string;
+  readonly #signer: ValueSigner | undefined;
 
   constructor(client: RedisCommandClient, options: RedisStoreOptions = {}) {
     if (typeof client?.sendCommand !== 'function') throw new TypeError('robots-wasm: RedisStore needs a client with sendCommand (the redis package\'s)');
@@ -41,39 +83,43 @@ export class RedisStore implements RobotsStore {
     if (typeof prefix !== 'string') throw new TypeError('robots-wasm: prefix must be a string');
     this.#client = client;
     this.#prefix = prefix;
+    this.#signer = options.key === undefined ? undefined : new ValueSigner(options.key);
   }
 
-  /** See RobotsStore.get. A key of another type reads as a value that is not a record (it is then written over). */
-  async get(key: string): Promise<string | undefined> {
-    let value: unknown;
-    try {
-      value = await this.#client.sendCommand(['GET', `${this.#prefix}robots:${key}`]);
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return '';
-      throw error;
-    }
-    if (value === null || value === undefined) return undefined;
-    return typeof value === 'string' ? value : '';
+  /**
+   * See RobotsStore.get. A key of another type, a value longer than `maxLength` (never
+   * transferred) and, with a key, a value without a valid tag all read as '': not a record.
+   */
+  async get(key: string, maxLength?: number): Promise<string | undefined> {
+    const limit = maxLength === undefined ? Number.MAX_SAFE_INTEGER : maxLength + (this.#signer === undefined ? 0 : SIGNED_HEADER_LENGTH);
+    const reply = await this.#client.sendCommand(['EVAL', GET_SCRIPT, '1', `${this.#prefix}robots:${key}`, String(limit)]);
+    const value = expectReply(reply, 'GET', isTextOrNull);
+    if (value === null) return undefined;
+    if (this.#signer === undefined || value === '') return value;
+    return (await this.#signer.open(key, value)) ?? '';
   }
 
-  /** See RobotsStore.set. */
+  /** See RobotsStore.set; with a key, the value is stored with its tag. */
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#client.sendCommand(['SET', `${this.#prefix}robots:${key}`, value, 'PX', px(ttlMs)]);
+    const stored = this.#signer === undefined ? value : await this.#signer.sign(key, value);
+    expectReply(await this.#client.sendCommand(['SET', `${this.#prefix}robots:${key}`, stored, 'PX', px(ttlMs)]), 'SET', isText);
   }
 
   /** See RobotsStore.delete. */
   async delete(key: string): Promise<void> {
-    await this.#client.sendCommand(['DEL', `${this.#prefix}robots:${key}`]);
+    expectReply(await this.#client.sendCommand(['DEL', `${this.#prefix}robots:${key}`]), 'DEL', isCount);
   }
 
-  /** See RobotsStore.claim. */
-  async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
-    return (await this.#client.sendCommand(['SET', `${this.#prefix}lease:${key}`, owner, 'NX', 'PX', px(leaseMs)])) === 'OK';
+  /** See RobotsStore.claim: true, or the holder's name ('' for a key there that is not a lease). */
+  async claim(key: string, owner: string, leaseMs: number): Promise<boolean | string> {
+    const reply = await this.#client.sendCommand(['EVAL', CLAIM_SCRIPT, '1', `${this.#prefix}lease:${key}`, owner, px(leaseMs)]);
+    const held = expectReply(reply, 'SET NX', isClaimReply);
+    return held === 1 ? true : held;
   }
 
   /** See RobotsStore.release. */
   async release(key: string, owner: string): Promise<void> {
-    await this.#client.sendCommand(['EVAL', RELEASE_SCRIPT, '1', `${this.#prefix}lease:${key}`, owner]);
+    expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SCRIPT, '1', `${this.#prefix}lease:${key}`, owner]), 'EVAL', isCount);
   }
 }
 
@@ -99,14 +145,29 @@ export class ConnectedRedisStore extends RedisStore {
   }
 }
 
+/** A TypeError unless `url` is a Redis URL the client takes: redis:// or rediss://, a host, at most a database number as path. */
+function checkRedisUrl(url: unknown): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '' || !/^\/?\d*$/.test(parsed.pathname)) {
+    throw new TypeError(`robots-wasm: not a Redis URL (redis://[user:password@]host[:port][/db], or rediss://): ${JSON.stringify(String(url).slice(0, 200))}`);
+  }
+}
+
 /**
  * A RedisStore on a new client of the `redis` package (`npm install redis`) for `url`
- * (`redis://host:port`), once connected or after `connectTimeoutMs`. While the server is down,
+ * (`redis://host:port`), once connected or after `connectTimeoutMs`; a TypeError, before
+ * connecting, for a URL that is not a Redis URL or a `key` that is too short. While the server is down,
  * commands fail at once rather than queue, so RobotsCache works alone, and the client
  * reconnects in the background.
  */
 export async function connectRedisStore(url: string, options: ConnectRedisOptions = {}): Promise<ConnectedRedisStore> {
-  if (typeof url !== 'string') throw new TypeError('robots-wasm: connectRedisStore expects a redis:// URL');
+  checkRedisUrl(url);
+  if (options.key !== undefined) checkKey(options.key);
   let redis: typeof import('redis');
   try {
     redis = await import('redis');

@@ -151,10 +151,13 @@ export function groupRuleEnd(s: RobotsStructure, group: number): number {
   return group + 1 < groupCount(s) ? groupRuleStart(s, group + 1) : ruleCount(s);
 }
 
-/** The group's first valid crawl-delay, in seconds. */
+/** The longest crawl-delay given, in seconds (a day): a longer one asks as plainly to crawl slowly, and no crawler schedules on 1e20 s. */
+export const MAX_CRAWL_DELAY_S = 86_400;
+
+/** The group's first valid crawl-delay, in seconds, clamped to MAX_CRAWL_DELAY_S. */
 export function groupCrawlDelay(s: RobotsStructure, group: number): number | undefined {
   const start = groupWord(s, group, GROUP_DELAY_START);
-  return start < 0 ? undefined : Number(valueText(s.values, start, groupWord(s, group, GROUP_DELAY_END)));
+  return start < 0 ? undefined : Math.min(Number(valueText(s.values, start, groupWord(s, group, GROUP_DELAY_END))), MAX_CRAWL_DELAY_S);
 }
 
 /** A group, decoded. */

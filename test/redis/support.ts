@@ -92,6 +92,17 @@ export interface FleetOptions {
   storeTimeoutMs?: number;
   storeRetryMs?: number;
   minTtlMs?: number;
+  /** The fleet key (connectRedisStore's `key`). */
+  key?: string;
+  /** The store's client returns Buffers rather than strings. */
+  bufferReplies?: boolean;
+}
+
+/** A fleet process's answer to a check: verdicts, its fetches so far, its peak resident set size. */
+export interface CheckReply {
+  verdicts: string;
+  fetches: number;
+  maxRssKb: number;
 }
 
 /** A child process running one RobotsCache on the fleet's store, answering check requests. */
@@ -99,7 +110,7 @@ export class FleetProcess {
   /** The store events the process reported, in order. */
   readonly events: string[] = [];
   readonly #child: ChildProcess;
-  readonly #waiting = new Map<number, (reply: { verdicts: string; fetches: number }) => void>();
+  readonly #waiting = new Map<number, (reply: CheckReply) => void>();
   #next = 0;
   readonly exited: Promise<number | null>;
 
@@ -109,14 +120,14 @@ export class FleetProcess {
     });
     this.exited = new Promise((resolve) => this.#child.once('exit', resolve));
     createInterface({ input: this.#child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { id?: number; event?: string; verdicts: string; fetches: number };
+      const message = JSON.parse(line) as CheckReply & { id?: number; event?: string };
       if (message.event !== undefined) this.events.push(message.event);
       else this.#waiting.get(message.id!)?.(message);
     });
   }
 
-  /** The process's verdicts for `urls` ('1' allowed, '0' not, one char a URL), and its fetches so far. */
-  check(urls: string[]): Promise<{ verdicts: string; fetches: number }> {
+  /** The process's verdicts for `urls` ('1' allowed, '0' not, one char a URL), its fetches so far and its peak RSS. */
+  check(urls: string[]): Promise<CheckReply> {
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#waiting.set(id, resolve);
