@@ -274,6 +274,13 @@ describe('crawlDelay', () => {
   it('skips invalid values', () => {
     expect(robots.crawlDelay('badbot')).toBe(7);
   });
+  it('is clamped to a day (86,400 s): a longer delay, however written, asks for one visit a day at most', () => {
+    const huge = RobotsTxt.parse(
+      'user-agent: a\ncrawl-delay: 99999999999999999999\ndisallow: /a\nuser-agent: b\ncrawl-delay: 86400.5\ndisallow: /b\nuser-agent: c\ncrawl-delay: 3600\ndisallow: /c\n',
+    );
+    expect([huge.crawlDelay('a'), huge.crawlDelay('b'), huge.crawlDelay('c')]).toEqual([86_400, 86_400, 3600]);
+    expect(huge.groups.map((g) => g.crawlDelay)).toEqual([86_400, 86_400, 3600]);
+  });
   it('does not end a group', () => {
     expect(robots.isAllowed('/anything', 'slowbot')).toBe(true);
     expect(robots.selectGroups('slowbot')).toEqual({ source: 'specific', lines: [5] });

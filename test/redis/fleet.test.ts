@@ -270,5 +270,38 @@ describe('a fleet on Redis', () => {
       await expect(run(['--store', 'http://127.0.0.1:1', '-'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--store must be a redis:// or rediss:// URL') });
       await expect(run(['--store-prefix', 'x:', '-'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--store-prefix needs --store') });
     });
+
+    it('a redis URL the client cannot take (a path that is not a database, a broken host) is a usage error, exit 2', async () => {
+      for (const url of ['redis://127.0.0.1:6391/abc', 'redis://[::1']) {
+        const failure = await run(['--store', url, '-']).then(() => undefined, (error: { code: number; stderr: string }) => error);
+        expect(failure?.code).toBe(2);
+        expect(failure?.stderr).toBe(`robots-wasm: --store: not a Redis URL (redis://[user:password@]host[:port][/db], or rediss://): ${JSON.stringify(url)}\n`);
+      }
+    });
+
+    it('--store-key-file: needs --store and 16 bytes; with it a forged record is refused and the run prints only what the file allows', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'fleet-key-'));
+      const short = join(dir, 'short');
+      writeFileSync(short, 'too short');
+      await expect(run(['--store-key-file', short, '-'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--store-key-file needs --store') });
+      await expect(run(['--store', redis.url, '--store-key-file', short, '-'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('at least 16 bytes') });
+      await expect(run(['--store', redis.url, '--store-key-file', join(dir, 'missing'), '-'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read') });
+      const { file, allowed } = await frontier(3);
+      const keyFile = join(dir, 'key');
+      writeFileSync(keyFile, 'the fleet key of this test run\n');
+      const prefix = fleetOptions().prefix;
+      const client = await redis.client();
+      const now = Date.now();
+      // A record allowing everything, with a correct CRC-32C but no tag.
+      await client.set(`${prefix}robots:${sites[0].origin}`, encodeStoredRecord({
+        status: 'ok', origin: sites[0].origin, httpStatus: 200, finalUrl: `${sites[0].origin}/robots.txt`, redirects: 0, fetchedAt: now, expiresAt: now + 3_600_000,
+        error: undefined, body: '', etag: undefined, lastModified: undefined, unreachableSince: undefined,
+      }));
+      const { stdout, stderr } = await run(['--store', redis.url, '--store-prefix', prefix, '--store-key-file', keyFile, file]);
+      expect([stdout, stderr]).toEqual([allowed, '']);
+      expect(sites.map(hits)).toEqual([1, 1, 1]);
+      expect(await client.get(`${prefix}robots:${sites[0].origin}`)).toMatch(/^hmac-sha256 [0-9a-f]{64}\n/);
+      await client.close();
+    }, 60_000);
   });
 });
