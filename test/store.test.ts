@@ -121,6 +121,14 @@ describe('RobotsCache with a store', () => {
     expect([hits(near), hits(far)]).toEqual([0, 1]);
   });
 
+  /** The methods of `store`, bound, to build a store that differs in one. */
+  function bound(store: MemoryStore): RobotsStore {
+    return {
+      get: (key) => store.get(key), set: (key, value, ttl) => store.set(key, value, ttl), delete: (key) => store.delete(key),
+      claim: (key, owner, lease) => store.claim(key, owner, lease), release: (key, owner) => store.release(key, owner),
+    };
+  }
+
   /** A lease owner name as the protocol makes them (time and random words, base 36). */
   const OWNER = `${Date.now().toString(36)}-1x2y3z4w`;
 
@@ -207,6 +215,24 @@ describe('RobotsCache with a store', () => {
     expect(events).toEqual(['unavailable', 'available']);
     expect(memory.size).toBe(2);
     expect(sites.map(hits)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('a store that answers what no RobotsStore may (a number for a claim, bytes for a value) is out: reported, and the cache fetches at once', async () => {
+    sites = await startSites(2, serve(BODY));
+    const memory = new MemoryStore();
+    const odd: RobotsStore[] = [
+      { ...bound(memory), claim: async () => 1 as unknown as boolean },
+      { ...bound(memory), get: async () => new Uint8Array(3) as unknown as string },
+    ];
+    for (const [i, store] of odd.entries()) {
+      const events: StoreEvent[] = [];
+      const cache = new RobotsCache({ agent: 'ExampleBot', store, onStoreEvent: (e) => events.push(e) });
+      const started = Date.now();
+      expect(await cache.isAllowed(`${sites[i].origin}/private/x`)).toBe(false);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(events).toMatchObject([{ type: 'unavailable', error: { message: expect.stringMatching(/^the store answered (number|bytes), which a RobotsStore never does$/) } }]);
+    }
+    expect(sites.map(hits)).toEqual([1, 1]);
   });
 
   it('a store without the RobotsStore methods is a TypeError naming them', () => {

@@ -57,7 +57,7 @@ export function isOwnerName(holder: string): boolean {
 /** The console of every runtime the package runs in, typed without lib.dom. */
 const runtimeConsole = (globalThis as unknown as { console: { warn(message: string): void } }).console;
 
-/** Prints an outage and the store's return on the console: the default onStoreEvent. */
+/** Prints an outage, the store's return or a foreign lease on the console: the default onStoreEvent. */
 export function warnStoreEvent(event: StoreEvent): void {
   if (event.type === 'unavailable') runtimeConsole.warn(`robots-wasm: the RobotsCache store is unavailable (${event.error.message}); fetching without it until it answers`);
   else if (event.type === 'foreign-lease') runtimeConsole.warn(`robots-wasm: the RobotsCache store holds a lease robots-wasm did not write (on ${event.key}); such leases are not waited for`);
