@@ -110,10 +110,11 @@ class OrderedOutput {
 
   /** Starts deciding a batch; waits while BATCHES_IN_FLIGHT batches are not written yet. */
   async add(batch: Batch): Promise<void> {
-    // The origins' results come from the same fetches as the verdicts: get() shares them.
-    const decided = Promise.all([this.cache.checkMany(batch.urls), Promise.all([...batch.origins].map((origin) => this.cache.get(origin)))]);
-    this.#last = Promise.all([this.#last, decided]).then(([, [verdicts, results]]) => {
-      for (const r of results) this.#report(r);
+    // The origins' results come from the same fetches as the verdicts (get() shares them) and
+    // are reported as they arrive: a batch waiting for its turn keeps its verdicts, no file.
+    const reported = Promise.all([...batch.origins].map((origin) => this.cache.get(origin).then((r) => this.#report(r))));
+    const decided = Promise.all([this.cache.checkMany(batch.urls), reported]);
+    this.#last = Promise.all([this.#last, decided]).then(([, [verdicts]]) => {
       this.kept += verdicts.reduce((n, v) => n + v, 0);
       return write(allowedLines(batch, verdicts));
     });
