@@ -7,6 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsTxt } from '../dist/index.js';
+import { headerLine, recordLine } from '../dist/cli/cache-records.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
@@ -61,8 +62,12 @@ function frontier(lines: string[]): { dir: string; urls: string; cache: string }
   return { dir, urls, cache: join(dir, 'cache.json') };
 }
 
-/** The origins a cache file holds, sorted. */
-const cachedOrigins = (cache: string) => JSON.parse(readFileSync(cache, 'utf8')).entries.map((e: { origin: string }) => e.origin).sort();
+/** The origins a cache file holds (a header line, then a checksum and a JSON record a line), sorted. */
+function cachedOrigins(cache: string): string[] {
+  const [header, ...lines] = readFileSync(cache, 'utf8').trimEnd().split('\n');
+  expect(header).toMatch(/^robots-wasm-cache 2 [0-9]+ [0-9a-f]{32}$/);
+  return lines.map((line) => JSON.parse(line.slice(9)).origin).sort();
+}
 
 let sites: Site[] = [];
 beforeAll(async () => {
@@ -525,8 +530,8 @@ describe('robots-wasm filter --cache: a crash, a full disk or a run beside it lo
     const now = Date.now();
     const pwned = { status: 'pwned', origin: 'https://a.example', httpStatus: 200, finalUrl: 'https://a.example/robots.txt', redirects: 0, fetchedAt: now, expiresAt: now + 1000 };
     const contents: [string, RegExp][] = [
-      ['garbage\n{', /is not valid JSON/],
-      ['', /Unexpected end of JSON input/],
+      ['garbage\n{', /no robots-wasm-cache header/],
+      ['', /an empty file/],
       ['{"version":1,"entries":[', /JSON/],
       [JSON.stringify({ version: 1, entries: [pwned] }), /RobotsCache snapshot entries\[0\] \(https:\/\/a\.example\): status must be "ok", "unavailable" or "unreachable", got "pwned"/],
       [JSON.stringify({ version: 1, entries: [null] }), /RobotsCache snapshot entries\[0\] must be an object, got null/],
@@ -603,7 +608,7 @@ describe('robots-wasm filter --cache: a crash, a full disk or a run beside it lo
       status: 'ok', origin: `https://seed-${i}.example`, httpStatus: 200, finalUrl: `https://seed-${i}.example/robots.txt`, redirects: 0,
       fetchedAt: now, expiresAt: now + 3_600_000, body,
     }));
-    const seededText = JSON.stringify({ version: 1, entries });
+    const seededText = `${headerLine({ generation: 1, id: '0'.repeat(32) })}${entries.map((e) => recordLine(e)).join('')}`;
     // The kill must land while the temporary file is written: on a busy machine it may come
     // after the rename, so the scenario is tried again (every try checks the same outcome).
     let midWrite = false;

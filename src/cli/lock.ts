@@ -1,12 +1,13 @@
 // A lock file next to a file that several runs share (the filter command's cache): created
-// with O_EXCL, it names its owner (pid, host, time). Runs hold it only while they read and
+// with O_EXCL, it names its owner (pid, host, time) and a random token, by which the owner knows
+// the lock is still its own (an inode is reused by the next file created). Runs hold it only while they read and
 // replace the shared file, so a waiting run waits briefly. A lock whose owner died (kill -9
 // during the write) is taken over: on the same host when its process is gone, elsewhere when
 // it is older than any write takes.
 
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { statSync, unlinkSync } from 'node:fs';
+import { link, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** How long a run waits for another to release the lock. */
@@ -19,6 +20,8 @@ interface Owner {
   pid: number;
   host: string;
   since: number;
+  /** Random: which taking of the lock this is. */
+  token?: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,13 +48,15 @@ function ownerOf(text: string): Owner | undefined {
 /** Why the lock at `path` is still held, or undefined when it is gone or stale and was removed. */
 async function holder(path: string): Promise<string | undefined> {
   let text: string;
-  let ino: number;
   let age: number;
   try {
-    const info = await stat(path);
-    text = await readFile(path, 'utf8');
-    ino = info.ino;
-    age = Date.now() - info.mtimeMs;
+    const handle = await open(path, 'r');
+    try {
+      age = Date.now() - (await handle.stat()).mtimeMs;
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -68,13 +73,13 @@ async function holder(path: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if ((await stat(aside)).ino !== ino) await link(aside, path).catch(() => undefined);
+  if ((await readFile(aside, 'utf8').catch(() => text)) !== text) await link(aside, path).catch(() => undefined);
   await rm(aside, { force: true });
   return undefined;
 }
 
-/** Creates the lock file, naming this run; its inode, or undefined when it exists. */
-async function create(path: string): Promise<number | undefined> {
+/** Creates the lock file, naming this run; its text, or undefined when it exists. */
+async function create(path: string): Promise<string | undefined> {
   let handle;
   try {
     handle = await open(path, 'wx');
@@ -83,8 +88,9 @@ async function create(path: string): Promise<number | undefined> {
     throw error;
   }
   try {
-    await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now() } satisfies Owner));
-    return (await handle.stat()).ino;
+    const text = JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now(), token: randomBytes(16).toString('hex') } satisfies Owner);
+    await handle.writeFile(text);
+    return text;
   } catch (error) {
     await rm(path, { force: true });
     throw error;
@@ -103,8 +109,8 @@ export class LockBusyError extends Error {}
  */
 export async function withLock<T>(path: string, work: (held: () => boolean) => Promise<T>): Promise<T> {
   const deadline = Date.now() + WAIT_MS;
-  let ino: number | undefined;
-  for (let delay = 10; (ino = await create(path)) === undefined; delay = Math.min(delay * 2, 200)) {
+  let mine: string | undefined;
+  for (let delay = 10; (mine = await create(path)) === undefined; delay = Math.min(delay * 2, 200)) {
     const busy = await holder(path);
     if (busy === undefined) continue;
     if (Date.now() > deadline) throw new LockBusyError(`${busy}; remove it if no robots-wasm runs there`);
@@ -112,7 +118,7 @@ export async function withLock<T>(path: string, work: (held: () => boolean) => P
   }
   const held = () => {
     try {
-      return statSync(path).ino === ino;
+      return readFileSync(path, 'utf8') === mine;
     } catch {
       return false;
     }

@@ -140,6 +140,35 @@ function recordOf(origin: string, r: RobotsFetchResult, unreachableSince: number
   };
 }
 
+/** restoreRecord and cachedRecords, set by RobotsCache's static block, which alone sees its private members. */
+let restore: (cache: RobotsCache, checked: CheckedRecord) => void;
+let entriesOf: (cache: RobotsCache) => [string, Entry][];
+
+/** Internal (the CLI's cache file): adds one checked record to the cache, as import() does each. */
+export function restoreRecord(cache: RobotsCache, checked: CheckedRecord): void {
+  restore(cache, checked);
+}
+
+/** An entry of cachedRecords(): its record is made when it is asked for. */
+export interface CachedRecord {
+  origin: string;
+  fetchedAt: number;
+  record: () => RobotsCacheRecord;
+}
+
+/**
+ * Internal (the CLI's cache file): the cache's entries, each record made when it is asked for,
+ * so that a large cache is written out without a copy of it all in memory.
+ */
+export function cachedRecords(cache: RobotsCache): CachedRecord[] {
+  const list: CachedRecord[] = [];
+  for (const [origin, entry] of entriesOf(cache)) {
+    const result = entry.result;
+    if (result !== undefined) list.push({ origin, fetchedAt: result.fetchedAt, record: () => recordOf(origin, entry.result ?? result, entry.unreachableSince) });
+  }
+  return list;
+}
+
 /** Verdicts for URLs on many origins; each origin's robots.txt is fetched once and cached. */
 export class RobotsCache {
   /** The product token URLs are checked for. */
@@ -327,6 +356,12 @@ export class RobotsCache {
     const cache = new RobotsCache(options);
     for (const checked of snapshotRecords(snapshot, cache.#limits())) cache.#restore(checked);
     return cache;
+  }
+
+  static {
+    restore = (cache, checked) => cache.#restore(checked);
+    // A copy of the list: the cache goes on working while its records are written.
+    entriesOf = (cache) => [...cache.#entries];
   }
 
   /** Drops every entry and frees its tables. */
