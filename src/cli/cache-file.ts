@@ -217,9 +217,12 @@ export class CacheFile {
     };
   }
 
-  /** The last save, when the cache changed since the last one or FILE does not hold it yet. */
+  /**
+   * The last save, when the run fetched anything or FILE does not hold the cache yet. (A fetch
+   * counts when it starts: a checkpoint taken during the last fetch has the count, not the result.)
+   */
   async close(cache: RobotsCache): Promise<void> {
-    if (cache.fetches !== this.#savedFetches || !this.#holds) await this.save(cache);
+    if (cache.fetches > 0 || !this.#holds) await this.save(cache);
     else await this.#saving;
   }
 
@@ -265,8 +268,11 @@ export class CacheFile {
     }
   }
 
-  /** Renames FILE aside (the lock held) when it still starts as read; false when it does not. */
-  async #setAside(read: { unusable: string; prefix: Buffer }): Promise<boolean> {
+  /**
+   * Renames FILE aside (the lock held) when it still starts as read; false when it does not.
+   * `then`: what the run does instead, for the message.
+   */
+  async #setAside(read: { unusable: string; prefix: Buffer }, then = 'starting with an empty cache'): Promise<boolean> {
     const handle = await open(this.#target, 'r').catch(() => undefined);
     if (handle === undefined) return false;
     const same = await prefixOf(handle).then((now) => now.equals(read.prefix), () => false).finally(() => handle.close());
@@ -274,7 +280,7 @@ export class CacheFile {
     let aside = `${this.#target}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     if (existsSync(aside)) aside += `-${process.pid}`;
     await rename(this.#target, aside);
-    warn(`${this.path} is not a usable cache (${read.unusable}): moved to ${aside}, starting with an empty cache`);
+    warn(`${this.path} is not a usable cache (${read.unusable}): moved to ${aside}, ${then}`);
     return true;
   }
 
@@ -307,7 +313,7 @@ export class CacheFile {
         await (line === undefined ? writer.write(recordLine(checked.record)) : writer.writeLine(line));
         times.push(fetchedAt);
       });
-      if (read !== undefined && 'unusable' in read) await this.#setAside(read);
+      if (read !== undefined && 'unusable' in read) await this.#setAside(read, 'writing this run\'s cache in its place');
       for (const r of ours) {
         if (theirsNewer.has(r.origin)) continue;
         await writer.write(recordLine(r.record()));

@@ -4,6 +4,8 @@
 // upcoming origins overlap, and each batch is written as soon as it and those before it are
 // decided: output goes out as the run goes, in input order, each allowed line byte for byte
 // as read. Origins whose robots.txt was unreachable or unavailable are reported on stderr.
+// Lines waiting for their turn hold verdicts, never files: memory is the cache's budget plus
+// the fetches in flight, whatever the frontier's order.
 // With --cache the cache is kept in a file between runs (cache-file.ts); with --store several
 // runs share it through Redis as they go (robots-wasm/redis).
 
@@ -34,12 +36,14 @@ dropped; a line longer than ${MAX_LINE_BYTES} bytes is reported on stderr and th
   --cache FILE        keep the cache in FILE between runs: read at the start if it exists,
                       written every --checkpoint ms while fetching, at the end, and on
                       SIGINT/SIGTERM/SIGHUP; each write replaces FILE whole (a temporary file
-                      renamed over it) under FILE.lock, merging entries another run wrote; an
-                      unusable FILE is renamed FILE.corrupt-<time> and the run starts empty
+                      renamed over it; a symbolic link's target) under FILE.lock, merging what
+                      FILE holds then; FILE is read and written one checksummed record at a
+                      time, a damaged record is skipped; a FILE that is no cache (or an old
+                      JSON one over 64 MiB) is renamed FILE.corrupt-<time>, the run starts empty
   --checkpoint MS     how often the cache is written while fetching (default 60000)
 ${STORE_HELP}
 
-example: robots-wasm filter --agent ExampleBot --cache robots-cache.json ${examplePath('urls.txt')}`;
+example: robots-wasm filter --agent ExampleBot --cache robots-cache ${examplePath('urls.txt')}`;
 
 const BLOCK_BYTES = 1 << 16;
 const BATCH_LINES = 256;
