@@ -48,9 +48,8 @@ export function recordLine(value: unknown): string {
 
 /** The value of a record line (without its LF), or undefined when the line is damaged. */
 export function parseRecordLine(line: Buffer): unknown {
-  if (line.length < 10 || line[8] !== 0x20) return undefined;
-  const sum = Number.parseInt(line.toString('latin1', 0, 8), 16);
-  if (!/^[0-9a-f]{8}$/.test(line.toString('latin1', 0, 8)) || crc32(line.subarray(9)) !== sum) return undefined;
+  const sum = line.toString('latin1', 0, 8);
+  if (line.length < 10 || line[8] !== 0x20 || !/^[0-9a-f]{8}$/.test(sum) || crc32(line.subarray(9)) !== Number.parseInt(sum, 16)) return undefined;
   try {
     return JSON.parse(line.toString('utf8', 9));
   } catch {
