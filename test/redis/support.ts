@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { stopSites, type Site } from '../support/servers.js';
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -146,4 +148,40 @@ export class FleetProcess {
     this.#child.stdin!.end();
     return this.exited;
   }
+}
+
+/** What a fleet test file shares: its redis-server, and the current test's sites and processes. */
+export interface FleetTestState {
+  redis: RedisServer;
+  sites: Site[];
+  processes: FleetProcess[];
+}
+
+/**
+ * Sets up a fleet test file: one redis-server for the file, and after each test its processes
+ * killed and its sites (`state.sites`) stopped. `options` gives each test a prefix of its own.
+ */
+export function fleetTests(name: string) {
+  const state: FleetTestState = { redis: undefined as unknown as RedisServer, sites: [], processes: [] };
+  let prefixes = 0;
+  beforeAll(async () => {
+    state.redis = await RedisServer.start();
+  });
+  afterAll(() => state.redis.stop());
+  afterEach(async () => {
+    await Promise.all(state.processes.splice(0).map((p) => p.kill()));
+    await stopSites(state.sites);
+    state.sites = [];
+  });
+  const startFleet = (count: number, options: FleetOptions): FleetProcess[] => {
+    const started = Array.from({ length: count }, () => new FleetProcess(options));
+    state.processes.push(...started);
+    return started;
+  };
+  return {
+    state,
+    fleetOptions: (extra: Partial<FleetOptions> = {}): FleetOptions => ({ redisUrl: state.redis.url, prefix: `${name}${++prefixes}:`, ...extra }),
+    startFleet,
+    start: (options: FleetOptions): FleetProcess => startFleet(1, options)[0]!,
+  };
 }
