@@ -2,7 +2,8 @@
 // entry points of their own (robots-wasm/pool).
 
 export {
-  RobotsTxt, type ContentUsageExplanation, type ContentUsageRule, type GroupInfo, type GroupSelection, type RobotsRecord, type RuleInfo,
+  RobotsTxt, type ContentUsageExplanation, type ContentUsageRule, type GroupInfo, type GroupSelection, type Pacing, type RequestRate,
+  type RobotsRecord, type RuleInfo, type TimeWindow,
 } from './robots-txt.js';
 export { Matcher, type DecidingRule, type Explanation } from './matcher.js';
 export { type Mode, type ParseOptions, DEFAULT_MAX_BYTES } from './robots/options.js';

@@ -9,6 +9,7 @@ import { agentKey } from './robots/agent.js';
 import { prepareBody, type PreparedBody, type RobotsBody } from './robots/body.js';
 import { buildGroups, groupsRoom } from './robots/groups.js';
 import { GROUP_LINE } from './robots/layout.js';
+import { pacingOf, type Pacing } from './robots/pacing.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './robots/options.js';
 import type { UsagePreferences } from './fields/usage.js';
 import { DIRECTIVES } from './robots/parse.js';
@@ -18,7 +19,8 @@ import {
 } from './robots/structure.js';
 import { contentSignals, ContentUsageRules, type ContentUsageRule } from './usage-rules.js';
 
-export type { ContentUsageRule };
+export type { ContentUsageRule, Pacing };
+export type { RequestRate, TimeWindow } from './robots/pacing.js';
 
 /** A rule as written in the file. */
 export interface RuleInfo {
@@ -295,6 +297,15 @@ export class RobotsTxt {
       if (delay !== undefined) return delay;
     }
     return undefined;
+  }
+
+  /**
+   * What the file asks of the agent's pace, from the groups that apply to it (as for its
+   * rules): its crawl-delay in ms, its first valid Request-rate, its valid Visit-time windows,
+   * and `delayMs`, the least spacing between requests they ask. Invalid values read as absent.
+   */
+  pacing(agent: string): Pacing {
+    return pacingOf(this.crawlDelay(agent), this.records(agent));
   }
 
   /** Calls `visit` with each matcher this file compiled, Content-Usage paths' included. */

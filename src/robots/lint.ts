@@ -10,6 +10,7 @@ import { resolveParseOptions, type Mode, type ParseOptions } from './options.js'
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
 import { readUsage, splitContentUsage } from '../fields/usage.js';
+import { isCrawlDelay, parseRequestRate, parseVisitTime } from './pacing.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -48,7 +49,8 @@ function hasUnfetchablePath(pattern: string): boolean {
  * Diagnostics for a robots.txt body, by line: lenient spellings, lines without a colon or
  * without a key, rules outside any group, invalid product tokens, patterns that do not start
  * with '/' or '*', '$' before the end, dot segments a fetched path never has, bytes past the
- * parse limit, invalid UTF-8, over-long lines, duplicate rules and rules that can never decide.
+ * parse limit, invalid UTF-8, over-long lines, duplicate rules, rules that can never decide, and
+ * Crawl-delay, Request-rate and Visit-time values no crawler can read.
  */
 export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
   const resolved = resolveParseOptions(options);
@@ -82,6 +84,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
       const known = EXTENSION_KEYS.has(key.toLowerCase());
       add(l.number, 'info', known ? 'extension-key' : 'unknown-key', known ? `"${key}" is not part of RFC 9309; some crawlers read it, others ignore it` : `unknown key "${key}" is ignored`);
       if (l.directive === 'content-usage' || l.directive === 'content-signal') signalDiagnostics(l.number, l.directive, value, seenAgent, add);
+      pacingDiagnostics(l.number, l.directive, value, add);
       return;
     }
     if (l.kind === 'user-agent') {
@@ -123,6 +126,28 @@ function signalDiagnostics(line: number, directive: string, value: string, inGro
   } else {
     add(line, 'warning', 'usage-unparseable', `"${statement}" is not a Structured Fields Dictionary (RFC 9651), so it states no preference`);
   }
+}
+
+/** What each pacing line must look like: its check, its code, and its form for the message. */
+const PACING_FORMS = new Map<string, { valid: (value: string) => boolean; code: string; form: string }>([
+  ['crawl-delay', { valid: isCrawlDelay, code: 'invalid-crawl-delay', form: 'a number of seconds (`10`, `0.5`)' }],
+  [
+    'request-rate',
+    {
+      valid: (v) => parseRequestRate(v) !== undefined,
+      code: 'invalid-request-rate',
+      form: 'a positive rate `n/m` with an optional s, m or h and UTC window (`1/10s`, `3/1h 0600-0845`)',
+    },
+  ],
+  ['visit-time', { valid: (v) => parseVisitTime(v) !== undefined, code: 'invalid-visit-time', form: 'a UTC window `HHMM-HHMM` (`0600-0845`)' }],
+]);
+
+/** A Crawl-delay, Request-rate or Visit-time value crawlers cannot read: RobotsTxt.pacing ignores it. */
+function pacingDiagnostics(line: number, directive: string | null, value: string, add: Add): void {
+  const form = directive === null ? undefined : PACING_FORMS.get(directive);
+  if (form === undefined || form.valid(value)) return;
+  const shown = JSON.stringify(value.length > QUOTED_PATTERN_MAX ? `${value.slice(0, QUOTED_PATTERN_MAX)}...` : value);
+  add(line, 'warning', form.code, `${shown} is not ${form.form}, so the line is ignored`);
 }
 
 /**
