@@ -174,6 +174,15 @@ describe('lint: pacing values', () => {
     ]);
   });
 
+  it('warns on a pacing line before any user-agent line: it applies to no crawler', () => {
+    const body = 'Crawl-delay: 5\nVisit-time: 0600-0845\nSitemap: https://h/s.xml\nUser-agent: *\nCrawl-delay: 2\n';
+    expect(lintRobotsTxt(body).filter((d) => d.code === 'pacing-outside-group').map((d) => `${d.line} ${d.message}`)).toEqual([
+      '1 this Crawl-delay line comes before any user-agent line and applies to no crawler',
+      '2 this Visit-time line comes before any user-agent line and applies to no crawler',
+    ]);
+    expect(RobotsTxt.parse(body).pacing('Bot').crawlDelayMs).toBe(2000);
+  });
+
   it('quotes a long value shortened', () => {
     const [d] = lintRobotsTxt(`User-agent: *\nRequest-rate: ${'x'.repeat(5000)}\n`).filter((d) => d.code === 'invalid-request-rate');
     expect(d.message.length).toBeLessThan(400);

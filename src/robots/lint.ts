@@ -84,7 +84,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
       const known = EXTENSION_KEYS.has(key.toLowerCase());
       add(l.number, 'info', known ? 'extension-key' : 'unknown-key', known ? `"${key}" is not part of RFC 9309; some crawlers read it, others ignore it` : `unknown key "${key}" is ignored`);
       if (l.directive === 'content-usage' || l.directive === 'content-signal') signalDiagnostics(l.number, l.directive, value, seenAgent, add);
-      pacingDiagnostics(l.number, l.directive, value, add);
+      pacingDiagnostics(l.number, l.directive, value, seenAgent, add);
       return;
     }
     if (l.kind === 'user-agent') {
@@ -129,23 +129,29 @@ function signalDiagnostics(line: number, directive: string, value: string, inGro
 }
 
 /** What each pacing line must look like: its check, its code, and its form for the message. */
-const PACING_FORMS = new Map<string, { valid: (value: string) => boolean; code: string; form: string }>([
-  ['crawl-delay', { valid: isCrawlDelay, code: 'invalid-crawl-delay', form: 'a number of seconds (`10`, `0.5`)' }],
+const PACING_FORMS = new Map<string, { name: string; valid: (value: string) => boolean; code: string; form: string }>([
+  ['crawl-delay', { name: 'Crawl-delay', valid: isCrawlDelay, code: 'invalid-crawl-delay', form: 'a number of seconds (`10`, `0.5`)' }],
   [
     'request-rate',
     {
+      name: 'Request-rate',
       valid: (v) => parseRequestRate(v) !== undefined,
       code: 'invalid-request-rate',
       form: 'a positive rate `n/m` with an optional s, m or h and UTC window (`1/10s`, `3/1h 0600-0845`)',
     },
   ],
-  ['visit-time', { valid: (v) => parseVisitTime(v) !== undefined, code: 'invalid-visit-time', form: 'a UTC window `HHMM-HHMM` (`0600-0845`)' }],
+  ['visit-time', { name: 'Visit-time', valid: (v) => parseVisitTime(v) !== undefined, code: 'invalid-visit-time', form: 'a UTC window `HHMM-HHMM` (`0600-0845`)' }],
 ]);
 
-/** A Crawl-delay, Request-rate or Visit-time value crawlers cannot read: RobotsTxt.pacing ignores it. */
-function pacingDiagnostics(line: number, directive: string | null, value: string, add: Add): void {
+/**
+ * A Crawl-delay, Request-rate or Visit-time line no crawler reads: before any user-agent line
+ * (a group record outside a group), or with a value RobotsTxt.pacing cannot read.
+ */
+function pacingDiagnostics(line: number, directive: string | null, value: string, inGroup: boolean, add: Add): void {
   const form = directive === null ? undefined : PACING_FORMS.get(directive);
-  if (form === undefined || form.valid(value)) return;
+  if (form === undefined) return;
+  if (!inGroup) add(line, 'warning', 'pacing-outside-group', `this ${form.name} line comes before any user-agent line and applies to no crawler`);
+  if (form.valid(value)) return;
   const shown = JSON.stringify(value.length > QUOTED_PATTERN_MAX ? `${value.slice(0, QUOTED_PATTERN_MAX)}...` : value);
   add(line, 'warning', form.code, `${shown} is not ${form.form}, so the line is ignored`);
 }
