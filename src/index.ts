@@ -16,6 +16,11 @@ export { type HeapStats } from './wasm/memory.js';
 export { fetchRobotsTxt, type FetchRobotsOptions, type RobotsFetchResult, type RobotsStatus } from './fetch/fetch.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsCacheRecord, type RobotsCacheSnapshot } from './fetch/cache.js';
 export { MemoryStore, type RobotsStore } from './fetch/store.js';
+export {
+  Pacer, PacerSlot, PacingSkipError, type AcquireOptions, type PacerCounts, type PacerOptions, type PacerOriginStats, type PacerOutcome, type PacerStats,
+  type TooLong,
+} from './pacing/pacer.js';
+export { parseHttpDate, retryAfterMs } from './pacing/retry-after.js';
 export { type StoreEvent } from './fetch/fleet.js';
 export { parseRobotsTag, type RobotsTagOptions } from './tags/robots-tag.js';
 export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';

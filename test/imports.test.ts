@@ -17,7 +17,7 @@ const LAYERS = [
   ['url/', 'compile/', 'robots/'],
   ['matcher.ts'],
   ['robots-txt.ts', 'usage-rules.ts'],
-  ['fetch/', 'tags/', 'compat/', 'pool/', 'redis/'],
+  ['fetch/', 'pacing/', 'tags/', 'compat/', 'pool/', 'redis/'],
   ['cli/', 'index.ts'],
 ];
 

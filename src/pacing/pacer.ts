@@ -1,0 +1,416 @@
+// Pacer: when a request to an origin may start. Spacing comes from the origin's robots.txt as
+// the RobotsCache fetched it (Crawl-delay, Request-rate: Pacing.delayMs), clamped to the
+// crawler's own bounds; responses steer it (Retry-After pauses, exponential back-off on
+// failures). Each origin has its own FIFO queue and timer, so one origin's waits never delay
+// another's, and an origin's state is dropped once it is idle, so memory follows the origins
+// in use. The schedule is behind PaceSchedule (schedule.ts) for a fleet-wide one to replace.
+
+import { RobotsCache } from '../fetch/cache.js';
+import { originOf } from '../fetch/origin.js';
+import type { HeadersInput } from '../tags/controls.js';
+import type { Pacing, TimeWindow } from '../robots/pacing.js';
+import { headerValue, retryAfterMs } from './retry-after.js';
+import { LocalSchedule, type PaceSchedule } from './schedule.js';
+
+/** What `acquire` does when robots.txt asks a longer delay than `maxDelayMs`. */
+export type TooLong = 'wait' | 'skip';
+
+/** Options of a Pacer. */
+export interface PacerOptions {
+  /** The cache whose robots.txt give the delays; default: a new RobotsCache for `agent`. */
+  cache?: RobotsCache;
+  /** The product token whose groups' pacing applies; default the cache's agent. Needed without `cache`. */
+  agent?: string;
+  /** The least delay between two starts on an origin, in ms, and the delay when robots.txt is unavailable or unreachable; default 0. */
+  minDelayMs?: number;
+  /** The most delay between two starts the pacer keeps, in ms; default 60,000. */
+  maxDelayMs?: number;
+  /** Above `maxDelayMs`: wait `maxDelayMs` (`'wait'`, the default) or reject with a PacingSkipError (`'skip'`). */
+  tooLong?: TooLong;
+  /** Slots held at once per origin; default 1. */
+  maxConcurrentPerOrigin?: number;
+  /** A slot not released within this many ms frees itself (counted as neither success nor failure); default 60,000. */
+  leaseMs?: number;
+  /** The first back-off after a failure, in ms, doubled with each failure in a row; default 1,000. */
+  backoffBaseMs?: number;
+  /** The longest back-off, in ms; default 300,000. */
+  backoffMaxMs?: number;
+  /** The longest pause a Retry-After header gets, in ms; default 3,600,000 (an hour). */
+  maxRetryAfterMs?: number;
+  /** Wait for the file's Visit-time windows (UTC) to open; default false. */
+  respectVisitTime?: boolean;
+}
+
+/** Options of one `acquire`. */
+export interface AcquireOptions {
+  /** Aborts the wait: `acquire` rejects with the signal's reason and leaves nothing queued. */
+  signal?: AbortSignal;
+}
+
+/** How a request went, as `PacerSlot.release` takes it: the response's status and headers, or the error that ended it. */
+export type PacerOutcome = { status: number; headers?: HeadersInput } | { error: unknown };
+
+/** Counts a Pacer keeps. */
+export interface PacerCounts {
+  /** Slots given out. */
+  acquired: number;
+  /** Slots given out after a wait (spacing, a pause, a full origin or a closed window). */
+  waits: number;
+  /** The ms those waits took, summed. */
+  waitedMs: number;
+  /** Retry-After pauses taken. */
+  pauses: number;
+  /** Back-offs taken after failures. */
+  backoffs: number;
+  /** Acquires rejected with a PacingSkipError. */
+  skips: number;
+}
+
+/** One origin in use, in PacerStats. */
+export interface PacerOriginStats extends PacerCounts {
+  /** Slots held now. */
+  held: number;
+  /** Acquires waiting now. */
+  waiting: number;
+  /** The earliest time (ms since the epoch) the next request may start. */
+  nextStartAt: number;
+}
+
+/** What `Pacer.stats()` returns: totals since the pacer was made, and the origins in use now. */
+export interface PacerStats extends PacerCounts {
+  /** The origins the pacer holds state for (idle ones are forgotten, with their counts). */
+  origins: Record<string, PacerOriginStats>;
+}
+
+/** Rejects `acquire` under `tooLong: 'skip'` when an origin's robots.txt asks more than `maxDelayMs`. */
+export class PacingSkipError extends Error {
+  /** The origin skipped. */
+  readonly origin: string;
+  /** The delay its robots.txt asks, in ms. */
+  readonly delayMs: number;
+
+  constructor(origin: string, delayMs: number, maxDelayMs: number) {
+    super(`robots-wasm: ${origin} asks ${delayMs} ms between requests, more than maxDelayMs (${maxDelayMs})`);
+    this.name = 'PacingSkipError';
+    this.origin = origin;
+    this.delayMs = delayMs;
+  }
+}
+
+/** The longest a timer can wait: 2^31 - 1 ms; longer waits are taken in steps. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const DAY_MS = 86_400_000;
+
+interface Resolved {
+  minDelayMs: number;
+  maxDelayMs: number;
+  tooLong: TooLong;
+  maxConcurrent: number;
+  leaseMs: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  maxRetryAfterMs: number;
+  respectVisitTime: boolean;
+}
+
+/** A queued acquire. */
+interface Waiter {
+  since: number;
+  /** In its origin's queue still: not started, aborted or skipped. */
+  queued: boolean;
+  /** The spacing its start sets, once robots.txt was read. */
+  delayMs: number | undefined;
+  windows: TimeWindow[] | undefined;
+  resolve: (slot: PacerSlot) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/** The local part of an origin's state: its queue, the slots held, its timer, its counts. */
+interface OriginQueue {
+  waiters: Waiter[];
+  held: Set<PacerSlot>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  counts: PacerCounts;
+}
+
+function zeroCounts(): PacerCounts {
+  return { acquired: 0, waits: 0, waitedMs: 0, pauses: 0, backoffs: 0, skips: 0 };
+}
+
+/** `value` when a whole number of at least `min` (and at most `max`), `fallback` when undefined; else a RangeError. */
+function msOption(value: unknown, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`robots-wasm: ${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Checks a Pacer's options and fills defaults: a RangeError names what is wrong. */
+function resolveOptions(options: PacerOptions): Resolved {
+  const minDelayMs = msOption(options.minDelayMs, 'minDelayMs', 0);
+  const maxDelayMs = msOption(options.maxDelayMs, 'maxDelayMs', Math.max(60_000, minDelayMs), minDelayMs);
+  const tooLong = options.tooLong ?? 'wait';
+  if (tooLong !== 'wait' && tooLong !== 'skip') throw new RangeError(`robots-wasm: tooLong must be 'wait' or 'skip', got ${String(tooLong)}`);
+  const backoffBaseMs = msOption(options.backoffBaseMs, 'backoffBaseMs', 1000);
+  if (options.respectVisitTime !== undefined && typeof options.respectVisitTime !== 'boolean') throw new RangeError('robots-wasm: respectVisitTime must be a boolean');
+  return {
+    minDelayMs, maxDelayMs, tooLong, backoffBaseMs,
+    maxConcurrent: msOption(options.maxConcurrentPerOrigin, 'maxConcurrentPerOrigin', 1, 1),
+    leaseMs: msOption(options.leaseMs, 'leaseMs', 60_000, 1, MAX_TIMEOUT_MS),
+    backoffMaxMs: msOption(options.backoffMaxMs, 'backoffMaxMs', Math.max(300_000, backoffBaseMs), backoffBaseMs),
+    maxRetryAfterMs: msOption(options.maxRetryAfterMs, 'maxRetryAfterMs', 3_600_000),
+    respectVisitTime: options.respectVisitTime ?? false,
+  };
+}
+
+/** Ms from `now` until one of `windows` (minutes of the UTC day) is open: 0 when one is. */
+export function msUntilOpen(windows: readonly TimeWindow[] | undefined, now: number): number {
+  if (windows === undefined || windows.length === 0) return 0;
+  const t = ((now % DAY_MS) + DAY_MS) % DAY_MS;
+  let wait = DAY_MS;
+  for (const { start, end } of windows) {
+    const s = start * 60_000;
+    const e = end * 60_000;
+    // A window that starts where it ends (`0000-0000`) is read as the whole day, never as no time at all.
+    const open = s === e || (s < e ? t >= s && t < e : t >= s || t < e);
+    if (open) return 0;
+    wait = Math.min(wait, (s - t + DAY_MS) % DAY_MS);
+  }
+  return wait;
+}
+
+/** A held permission to send one request to an origin; release it with how the request went. */
+export class PacerSlot {
+  /** The origin the slot is for. */
+  readonly origin: string;
+  /** When the slot was given (ms since the epoch): the request's start. */
+  readonly startedAt: number;
+  /** How long acquire waited, in ms. */
+  readonly waitedMs: number;
+  readonly #done: (slot: PacerSlot, outcome: unknown) => void;
+  #released = false;
+
+  /** Internal: slots are made by Pacer.acquire. */
+  constructor(origin: string, startedAt: number, waitedMs: number, done: (slot: PacerSlot, outcome: unknown) => void) {
+    this.origin = origin;
+    this.startedAt = startedAt;
+    this.waitedMs = waitedMs;
+    this.#done = done;
+  }
+
+  /** Gives the slot back, with how the request went (which may pause or back off the origin); later calls do nothing. */
+  release(outcome?: PacerOutcome): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#done(this, outcome);
+  }
+}
+
+/** Paces requests per origin by robots.txt and the responses; see docs/pacing.md "Pacer". */
+export class Pacer {
+  /** The cache robots.txt are read through. */
+  readonly cache: RobotsCache;
+  /** The product token the pacing is read for. */
+  readonly agent: string;
+  readonly #o: Resolved;
+  readonly #schedule: PaceSchedule = new LocalSchedule();
+  readonly #queues = new Map<string, OriginQueue>();
+  readonly #totals = zeroCounts();
+
+  constructor(options: PacerOptions) {
+    if (options === null || typeof options !== 'object') throw new RangeError('robots-wasm: Pacer needs options with a cache or an agent');
+    if (options.cache !== undefined && !(options.cache instanceof RobotsCache)) throw new RangeError('robots-wasm: cache must be a RobotsCache');
+    if (options.agent !== undefined && (typeof options.agent !== 'string' || options.agent === '')) throw new RangeError('robots-wasm: agent must be a non-empty string');
+    const agent = options.agent ?? options.cache?.agent;
+    if (agent === undefined) throw new RangeError('robots-wasm: Pacer needs a cache or an agent');
+    this.#o = resolveOptions(options);
+    this.agent = agent;
+    this.cache = options.cache ?? new RobotsCache({ agent });
+  }
+
+  /**
+   * Resolves with a slot when a request to `url`'s origin may start: after the spacing since
+   * the last start, any pause, a free slot of the origin's `maxConcurrentPerOrigin`, and (with
+   * `respectVisitTime`) an open Visit-time window; waiters of one origin are served in order.
+   * Rejects with a TypeError for a URL that is not absolute http(s), the signal's reason on
+   * abort, or a PacingSkipError under `tooLong: 'skip'`.
+   */
+  acquire(url: string, options: AcquireOptions = {}): Promise<PacerSlot> {
+    const origin = typeof url === 'string' ? originOf(url) : undefined;
+    if (origin === undefined) return Promise.reject(new TypeError(`robots-wasm: acquire needs an absolute http(s) URL, got ${JSON.stringify(String(url).slice(0, 200))}`));
+    const signal = options?.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return Promise.reject(new TypeError('robots-wasm: signal must be an AbortSignal'));
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    return new Promise<PacerSlot>((resolve, reject) => {
+      const waiter: Waiter = { since: Date.now(), queued: true, delayMs: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
+      const queue = this.#queueOf(origin);
+      queue.waiters.push(waiter);
+      if (signal !== undefined) {
+        waiter.onAbort = () => this.#drop(origin, waiter, signal.reason);
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      void this.#pacingOf(origin).then((pacing) => this.#ready(origin, waiter, pacing));
+    });
+  }
+
+  /** Totals since the pacer was made, and counts of each origin in use now. */
+  stats(): PacerStats {
+    const origins: Record<string, PacerOriginStats> = {};
+    for (const [origin, q] of this.#queues) {
+      origins[origin] = { ...q.counts, held: q.held.size, waiting: q.waiters.length, nextStartAt: this.#schedule.startAt(origin) };
+    }
+    return { ...this.#totals, origins };
+  }
+
+  #queueOf(origin: string): OriginQueue {
+    let q = this.#queues.get(origin);
+    if (q === undefined) this.#queues.set(origin, (q = { waiters: [], held: new Set(), timer: undefined, counts: zeroCounts() }));
+    return q;
+  }
+
+  /** The origin's pacing as its cached robots.txt asks; undefined when unavailable, unreachable or unreadable. */
+  async #pacingOf(origin: string): Promise<Pacing | undefined> {
+    try {
+      const result = await this.cache.get(origin);
+      return result.status === 'ok' ? result.robots.pacing(this.agent) : undefined;
+    } catch {
+      // A cache that fails is a robots.txt that could not be read: the pacer's own floor applies.
+      return undefined;
+    }
+  }
+
+  /** The waiter's pacing is known: its delay is set (or it is skipped), and the queue moves. */
+  #ready(origin: string, waiter: Waiter, pacing: Pacing | undefined): void {
+    if (!waiter.queued) return;
+    const { minDelayMs, maxDelayMs, tooLong } = this.#o;
+    const asked = pacing?.delayMs ?? 0;
+    if (asked > maxDelayMs && tooLong === 'skip') {
+      this.#count(this.#queueOf(origin), 'skips');
+      this.#drop(origin, waiter, new PacingSkipError(origin, asked, maxDelayMs));
+      return;
+    }
+    waiter.delayMs = Math.min(maxDelayMs, Math.max(minDelayMs, asked));
+    waiter.windows = this.#o.respectVisitTime ? pacing?.visitTime : undefined;
+    this.#pump(origin);
+  }
+
+  /** Takes the waiter out of the queue, unhooked from its signal, and rejects it. */
+  #drop(origin: string, waiter: Waiter, reason: unknown): void {
+    const q = this.#queues.get(origin);
+    const at = q === undefined ? -1 : q.waiters.indexOf(waiter);
+    if (at < 0) return;
+    q!.waiters.splice(at, 1);
+    waiter.queued = false;
+    if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
+    waiter.reject(reason);
+    this.#pump(origin);
+  }
+
+  /** Starts the origin's waiters that may start now, in order; sets the timer for the next, or forgets an idle origin. */
+  #pump(origin: string): void {
+    const q = this.#queues.get(origin);
+    if (q === undefined) return;
+    if (q.timer !== undefined) clearTimeout(q.timer);
+    q.timer = undefined;
+    while (q.waiters.length > 0 && q.held.size < this.#o.maxConcurrent) {
+      const head = q.waiters[0];
+      if (head.delayMs === undefined) return;
+      const now = Date.now();
+      const at = Math.max(this.#schedule.startAt(origin), now + msUntilOpen(head.windows, now));
+      if (at > now) {
+        q.timer = setTimeout(() => this.#pump(origin), Math.min(at - now, MAX_TIMEOUT_MS));
+        return;
+      }
+      q.waiters.shift();
+      head.queued = false;
+      this.#start(origin, q, head, now);
+    }
+    this.#forgetIfIdle(origin, q);
+  }
+
+  /** Gives `waiter` its slot, started `now`. */
+  #start(origin: string, q: OriginQueue, waiter: Waiter, now: number): void {
+    if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
+    this.#schedule.started(origin, now, waiter.delayMs!);
+    const waited = now - waiter.since;
+    this.#count(q, 'acquired');
+    if (waited > 0) {
+      this.#count(q, 'waits');
+      this.#count(q, 'waitedMs', waited);
+    }
+    let lease: ReturnType<typeof setTimeout> | undefined;
+    const slot = new PacerSlot(origin, now, waited, (s, outcome) => {
+      clearTimeout(lease);
+      this.#released(origin, s, outcome);
+    });
+    // A crawler that lost a slot must not stall the origin forever; the lease keeps no process alive.
+    lease = setTimeout(() => slot.release(), this.#o.leaseMs);
+    (lease as { unref?: () => void }).unref?.();
+    q.held.add(slot);
+    waiter.resolve(slot);
+  }
+
+  /** A slot came back: its outcome steers the origin, and the next waiter may start. */
+  #released(origin: string, slot: PacerSlot, outcome: unknown): void {
+    const q = this.#queues.get(origin);
+    if (q === undefined) return;
+    q.held.delete(slot);
+    try {
+      this.#steer(origin, q, outcome);
+    } catch {
+      // An outcome that cannot be read (a throwing getter) steers nothing.
+    }
+    this.#pump(origin);
+  }
+
+  /** Pauses or backs off the origin, or resets its back-off, by how the request went. */
+  #steer(origin: string, q: OriginQueue, outcome: unknown): void {
+    if (outcome === null || typeof outcome !== 'object') return;
+    if ('error' in outcome) return this.#backOff(origin, q);
+    const { status, headers } = outcome as { status?: unknown; headers?: HeadersInput };
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) return;
+    if (status === 429 || status === 503) {
+      const value = headerValue(headers, 'retry-after');
+      const now = Date.now();
+      const wait = value === undefined ? undefined : retryAfterMs(value, now);
+      if (wait === undefined) return this.#backOff(origin, q);
+      this.#schedule.pause(origin, now + Math.min(wait, this.#o.maxRetryAfterMs));
+      this.#count(q, 'pauses');
+    } else if (status >= 500) this.#backOff(origin, q);
+    else this.#schedule.succeeded(origin);
+  }
+
+  /** One more failure in a row: the origin pauses backoffBaseMs, doubled for each earlier one, at most backoffMaxMs. */
+  #backOff(origin: string, q: OriginQueue): void {
+    const failures = this.#schedule.failed(origin);
+    const { backoffBaseMs, backoffMaxMs } = this.#o;
+    const wait = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(failures - 1, 52));
+    this.#schedule.pause(origin, Date.now() + wait);
+    this.#count(q, 'backoffs');
+  }
+
+  #count(q: OriginQueue, key: keyof PacerCounts, by = 1): void {
+    q.counts[key] += by;
+    this.#totals[key] += by;
+  }
+
+  /**
+   * Drops an origin with no waiters, no slots held and nothing ahead in its schedule; one with
+   * a start or pause ahead is looked at again then, by a timer that keeps no process alive.
+   */
+  #forgetIfIdle(origin: string, q: OriginQueue): void {
+    if (q.waiters.length > 0 || q.held.size > 0) return;
+    const now = Date.now();
+    const at = this.#schedule.startAt(origin);
+    if (at <= now) {
+      this.#schedule.forgetIfPast(origin, now);
+      this.#queues.delete(origin);
+      return;
+    }
+    q.timer = setTimeout(() => this.#pump(origin), Math.min(at - now, MAX_TIMEOUT_MS));
+    (q.timer as { unref?: () => void }).unref?.();
+  }
+}
