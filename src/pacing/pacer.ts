@@ -54,7 +54,7 @@ export type PacerOutcome = { status: number; headers?: HeadersInput } | { error:
 export interface PacerCounts {
   /** Slots given out. */
   acquired: number;
-  /** Slots given out after a wait (spacing, a pause, a full origin or a closed window). */
+  /** Slots given out after a wait (spacing, a pause, a full origin or a closed window; fetching robots.txt is not counted). */
   waits: number;
   /** The ms those waits took, summed. */
   waitedMs: number;
@@ -115,6 +115,7 @@ interface Resolved {
 
 /** A queued acquire. */
 interface Waiter {
+  /** When its robots.txt was read: waits are counted from then, not from the fetch. */
   since: number;
   /** In its origin's queue still: not started, aborted or skipped. */
   queued: boolean;
@@ -188,7 +189,7 @@ export class PacerSlot {
   readonly origin: string;
   /** When the slot was given (ms since the epoch): the request's start. */
   readonly startedAt: number;
-  /** How long acquire waited, in ms. */
+  /** How long acquire waited for the origin's pace, in ms (fetching robots.txt not counted). */
   readonly waitedMs: number;
   readonly #done: (slot: PacerSlot, outcome: unknown) => void;
   #released = false;
@@ -292,6 +293,7 @@ export class Pacer {
       this.#drop(origin, waiter, new PacingSkipError(origin, asked, maxDelayMs));
       return;
     }
+    waiter.since = Date.now();
     waiter.delayMs = Math.min(maxDelayMs, Math.max(minDelayMs, asked));
     waiter.windows = this.#o.respectVisitTime ? pacing?.visitTime : undefined;
     this.#pump(origin);
