@@ -236,8 +236,8 @@ export class Pacer {
    * Resolves with a slot when a request to `url`'s origin may start: after the spacing since
    * the last start, any pause, a free slot of the origin's `maxConcurrentPerOrigin`, and (with
    * `respectVisitTime`) an open Visit-time window; waiters of one origin are served in order.
-   * Rejects with a TypeError for a URL that is not absolute http(s), the signal's reason on
-   * abort, or a PacingSkipError under `tooLong: 'skip'`.
+   * Rejects with a TypeError for a URL that is not absolute http(s) or a signal that is not an
+   * AbortSignal, the signal's reason on abort, or a PacingSkipError under `tooLong: 'skip'`.
    */
   acquire(url: string, options: AcquireOptions = {}): Promise<PacerSlot> {
     const origin = typeof url === 'string' ? originOf(url) : undefined;
