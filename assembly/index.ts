@@ -21,7 +21,7 @@ import { decideReadings, decidingReading, readingChoicesOf, readingCount, resetR
 import { normalizeInto, NORMALIZE_URL_FETCH, NORMALIZE_URL_RFC } from './normalize';
 import { resolvePath, resolveUrl } from './url';
 import { beginLinear, bestRule, indexWanted, linearSpent, mapKeyGates, setTextIndexArea, verdictOf } from './match';
-import { buildTextIndex, textIndexBytes, textIndexFirst, textIndexLast } from './text-index';
+import { buildTextIndex, textIndexBytes, textIndexFind as findInTextIndex } from './text-index';
 export { keyFilterCount } from './match';
 import { initScanSets, mapBytes } from './scan';
 import { directiveNamed, initLexBytes, lexResume } from './lex';
@@ -405,7 +405,7 @@ export function textIndexBuild(text: usize, n: i32, area: usize): void {
 
 /** The leftmost (`last` 0) or rightmost start in [lo, hi] of key[0, m) in the text indexed last, or -1. */
 export function textIndexFind(key: usize, m: i32, lo: i32, hi: i32, last: bool): i32 {
-  return last ? textIndexLast(key, m, lo, hi) : textIndexFirst(key, m, lo, hi);
+  return findInTextIndex(key, m, lo, hi, last);
 }
 
 // Tables: what a caller may know of one, read here so that the format stays the kernel's.

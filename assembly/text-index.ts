@@ -384,26 +384,29 @@ function boundOf(key: usize, m: i32, after: bool): i32 {
   return lo;
 }
 
-/** The leftmost start in [lo, hi] of the `m` bytes at `key` in the indexed text, or -1. */
-export function textIndexFirst(key: usize, m: i32, lo: i32, hi: i32): i32 {
+/**
+ * The leftmost (or with `last` the rightmost) start in [lo, hi] of the `m` bytes at `key` in the
+ * indexed text, or -1.
+ */
+export function textIndexFind(key: usize, m: i32, lo: i32, hi: i32, last: bool): i32 {
   if (hi > textLen - m) hi = textLen - m;
   if (lo < 0) lo = 0;
   if (lo > hi || m <= 0) return -1;
   const l = boundOf(key, m, false);
   const r = boundOf(key, m, true);
   if (l >= r) return -1;
-  const v = nearestValue(l, r, lo, true);
-  return v >= 0 && v <= hi ? v : -1;
+  const v = nearestValue(l, r, last ? hi : lo, !last);
+  return v >= lo && v <= hi ? v : -1;
+}
+
+/** The leftmost start in [lo, hi] of the `m` bytes at `key` in the indexed text, or -1. */
+// @ts-ignore: decorator
+@inline export function textIndexFirst(key: usize, m: i32, lo: i32, hi: i32): i32 {
+  return textIndexFind(key, m, lo, hi, false);
 }
 
 /** The rightmost start in [lo, hi] of the `m` bytes at `key` in the indexed text, or -1. */
-export function textIndexLast(key: usize, m: i32, lo: i32, hi: i32): i32 {
-  if (hi > textLen - m) hi = textLen - m;
-  if (lo < 0) lo = 0;
-  if (lo > hi || m <= 0) return -1;
-  const l = boundOf(key, m, false);
-  const r = boundOf(key, m, true);
-  if (l >= r) return -1;
-  const v = nearestValue(l, r, hi, false);
-  return v >= lo ? v : -1;
+// @ts-ignore: decorator
+@inline export function textIndexLast(key: usize, m: i32, lo: i32, hi: i32): i32 {
+  return textIndexFind(key, m, lo, hi, true);
 }

@@ -377,13 +377,11 @@ export class Matcher {
       }
       let table = this.#table();
       const spans = (limit: number) => k.fn.checkSpans(table, batch.bytesAt, batch.filledBytes, batch.spansAt, count, batch.outAt, fetched ? 1 : 0, batch.scratchAt, limit);
-      let done = spans(this.#limit());
+      const done = k.withIndexRoom(() => spans(this.#limit()));
       if (this.#gaveUp(table, done < 0)) {
         table = this.#table();
-        done = spans(MAX_LINEAR_LIMIT);
+        k.withIndexRoom(() => spans(MAX_LINEAR_LIMIT));
       }
-      // A check that wanted text index room gave up (the linear table's never do): asked again with it.
-      while (done < 0 && k.growIndexArea()) done = spans(MAX_LINEAR_LIMIT);
       k.releaseScratch();
       copyVerdicts(k.u8, batch.outAt, count, out, i);
       i += count;
@@ -436,10 +434,8 @@ export class Matcher {
     const scratchAt = outAt + k.fn.checkLinesOutBytes(chunk.length, mode);
     return k.withScratch(scratchAt + k.fn.checkLinesScratchBytes(chunk.length), (at) => {
       k.u8.set(chunk, at);
-      let n = k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, this.#limit());
+      const n = k.withIndexRoom(() => k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, this.#limit()));
       if (this.#gaveUp(table, n < 0)) return -1;
-      // A check that wanted text index room gave up (the linear table's never do): asked again with it.
-      while (n < 0 && k.growIndexArea()) n = k.fn.checkLines(table, at, chunk.length, at + outAt, at + scratchAt, mode, MAX_LINEAR_LIMIT);
       const disallowed = k.fn.linesDisallowed();
       sink(k.u8.subarray(at + outAt, at + outAt + n));
       return disallowed;
@@ -577,10 +573,7 @@ export function checkPacked(matcher: Matcher, { bytes, spans }: PackedUrls): Uin
     k.u8.set(bytes, at);
     new Uint32Array(k.u8.buffer, at + spansAt, count * 2).set(spans);
     // Only full tables leave their thread: no linear limit applies.
-    const check = () => k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt, MAX_LINEAR_LIMIT);
-    let done = check();
-    // A check that wanted text index room gave up: asked again with it.
-    while (done < 0 && k.growIndexArea()) done = check();
+    k.withIndexRoom(() => k.fn.checkSpans(table, at, bytes.length, at + spansAt, count, at + outAt, 0, at + scratchAt, MAX_LINEAR_LIMIT));
     return k.u8.slice(at + outAt, at + outAt + count);
   });
 }

@@ -210,7 +210,29 @@ export class PacerSlot {
   }
 }
 
-/** Paces requests per origin by robots.txt and the responses; see docs/pacing.md "Pacer". */
+/**
+ * Paces requests per origin by robots.txt and the responses; see docs/pacing.md "Pacer".
+ * @example
+ * import { createServer } from 'node:http';
+ * import { Pacer } from 'robots-wasm';
+ *
+ * const server = createServer((req, res) => res.end(req.url === '/robots.txt' ? 'User-agent: *\nCrawl-delay: 0.2\n' : 'page'));
+ * await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+ * const site = `http://127.0.0.1:${server.address().port}`;
+ * const pacer = new Pacer({ agent: 'ExampleBot', maxDelayMs: 10_000 });
+ * const starts = [];
+ * for (const path of ['/a', '/b', '/c']) {
+ *   const slot = await pacer.acquire(site + path); // resolves when the origin's spacing allows
+ *   starts.push(slot.startedAt);
+ *   const response = await fetch(site + path);
+ *   slot.release({ status: response.status, headers: response.headers }); // a 429 or 503 would pause the origin
+ * }
+ * console.log(starts[1] - starts[0] >= 200, starts[2] - starts[1] >= 200); // → true true
+ * const { acquired, waits, pauses, backoffs } = pacer.stats();
+ * console.log(acquired, waits, pauses, backoffs); // → 3 2 0 0
+ * server.closeAllConnections();
+ * server.close();
+ */
 export class Pacer {
   /** The cache robots.txt are read through. */
   readonly cache: RobotsCache;

@@ -276,18 +276,27 @@ export class Kernel {
   checkUrl(table: number, url: string, fetched: boolean, verdict: boolean, linearLimit: number): number {
     const length = this.#encodeUrl(url);
     const check = verdict ? this.fn.verdictOne : this.fn.checkOne;
-    let result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3, linearLimit);
-    while (this.growIndexArea()) result = check(table, this.urlAt, length, fetched ? 1 : 0, this.urlAt + url.length * 3, linearLimit);
+    // withIndexRoom written out: a closure per check would cost the hottest path.
+    const scratch = this.urlAt + url.length * 3;
+    let result = check(table, this.urlAt, length, fetched ? 1 : 0, scratch, linearLimit);
+    while (this.#growIndexArea()) result = check(table, this.urlAt, length, fetched ? 1 : 0, scratch, linearLimit);
     this.releaseScratch();
     return result;
   }
 
   /**
-   * After a check call: when it gave up for want of text index room (textIndexWanted), gives the
-   * kernel that room and returns true, and the caller makes the call again; the room stays for
-   * the calls that follow until releaseScratch. Past the memory limit, a RangeError.
+   * The result of the check call `call`, made again while it gave up for want of text index
+   * room (textIndexWanted) with that room given: the room stays for the calls that follow until
+   * releaseScratch. Past the memory limit, a RangeError. (A linear table's checks never want it.)
    */
-  growIndexArea(): boolean {
+  withIndexRoom(call: () => number): number {
+    let result = call();
+    while (this.#growIndexArea()) result = call();
+    return result;
+  }
+
+  /** After a check call that wanted text index room: gives the kernel that room; whether it did. */
+  #growIndexArea(): boolean {
     const wanted = this.fn.textIndexWanted();
     if (wanted <= this.#indexSize) return false;
     this.#freeIndexArea();
