@@ -54,7 +54,7 @@ export type PacerOutcome = { status: number; headers?: HeadersInput } | { error:
 export interface PacerCounts {
   /** Slots given out. */
   acquired: number;
-  /** Slots given out after a wait (spacing, a pause, a full origin or a closed window; fetching robots.txt is not counted). */
+  /** Slots given out after a wait of a millisecond or more (spacing, a pause, a full origin or a closed window; fetching robots.txt is not counted). */
   waits: number;
   /** The ms those waits took, summed. */
   waitedMs: number;
@@ -115,7 +115,7 @@ interface Resolved {
 
 /** A queued acquire. */
 interface Waiter {
-  /** When its robots.txt was read: waits are counted from then, not from the fetch. */
+  /** When its robots.txt was read (performance.now()): waits are counted from then, not from the fetch. */
   since: number;
   /** In its origin's queue still: not started, aborted or skipped. */
   queued: boolean;
@@ -268,7 +268,7 @@ export class Pacer {
     if (signal !== undefined && !(signal instanceof AbortSignal)) return Promise.reject(new TypeError('robots-wasm: signal must be an AbortSignal'));
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     return new Promise<PacerSlot>((resolve, reject) => {
-      const waiter: Waiter = { since: Date.now(), queued: true, delayMs: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
       const queue = this.#queueOf(origin);
       queue.waiters.push(waiter);
       if (signal !== undefined) {
@@ -315,7 +315,7 @@ export class Pacer {
       this.#drop(origin, waiter, new PacingSkipError(origin, asked, maxDelayMs));
       return;
     }
-    waiter.since = Date.now();
+    waiter.since = performance.now();
     waiter.delayMs = Math.min(maxDelayMs, Math.max(minDelayMs, asked));
     waiter.windows = this.#o.respectVisitTime ? pacing?.visitTime : undefined;
     this.#pump(origin);
@@ -359,7 +359,8 @@ export class Pacer {
   #start(origin: string, q: OriginQueue, waiter: Waiter, now: number): void {
     if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
     this.#schedule.started(origin, now, waiter.delayMs!);
-    const waited = now - waiter.since;
+    // A start in the pass that found robots.txt read took microseconds: only a millisecond or more is a wait.
+    const waited = Math.floor(performance.now() - waiter.since);
     this.#count(q, 'acquired');
     if (waited > 0) {
       this.#count(q, 'waits');
