@@ -57,7 +57,7 @@ export interface FleetResult {
 }
 
 /** The redis-server of the Debian package is on PATH. */
-function redisServerInstalled(): boolean {
+export function redisServerInstalled(): boolean {
   const r = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
   return r.error === undefined && r.status === 0;
 }
@@ -75,7 +75,7 @@ function freePort(): Promise<number> {
 }
 
 /** A redis-server on a free loopback port with no persistence, once it says it accepts connections. */
-async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = () => new Promise<void>((resolve) => {

@@ -16,6 +16,7 @@ export { type HeapStats } from './wasm/memory.js';
 export { fetchRobotsTxt, type FetchRobotsOptions, type RobotsFetchResult, type RobotsStatus } from './fetch/fetch.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsCacheRecord, type RobotsCacheSnapshot } from './fetch/cache.js';
 export { MemoryStore, type RobotsStore } from './fetch/store.js';
+export { type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from './pacing/ledger.js';
 export {
   Pacer, PacerSlot, PacingSkipError, type AcquireOptions, type PacerCounts, type PacerOptions, type PacerOriginStats, type PacerOutcome, type PacerStats,
   type TooLong,

@@ -1,24 +1,15 @@
 // Pacer against real servers on 127.0.0.1 that record when each request starts: robots.txt
 // spacing, per-origin independence, concurrency, Retry-After pauses, back-off, aborts, leases,
 // clamps and garbled values. Real time throughout (no fake timers), sub-second where it can be.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pacer, PacingSkipError, RobotsCache, retryAfterMs, parseHttpDate, type PacerOptions, type PacerSlot } from '../src/index.js';
+import { MemoryStore, Pacer, PacingSkipError, RobotsCache, retryAfterMs, parseHttpDate, type PacerOptions, type PacerSlot, type SlotReply, type SlotRequest } from '../src/index.js';
+import type { StoreEvent } from '../src/fetch/fleet.js';
 import { msUntilOpen } from '../src/pacing/pacer.js';
-import { startSites, stopSites, type Site } from './support/servers.js';
+import { stopSites, type Site } from './support/servers.js';
+import { gaps, recordingSite, type Answer, type Recorded } from './support/paced-site.js';
 
 /** Slack for a start recorded by the server after the pacer allowed it. */
 const SLACK_MS = 20;
-
-interface Recorded {
-  site: Site;
-  /** When each request other than robots.txt arrived, in order. */
-  starts: number[];
-  /** The most requests in flight at once. */
-  maxInFlight: number;
-}
-
-type Answer = (n: number) => { status: number; headers?: Record<string, string>; holdMs?: number };
 
 let started: Site[] = [];
 afterEach(async () => {
@@ -26,29 +17,10 @@ afterEach(async () => {
   started = [];
 });
 
-/** A server whose robots.txt is `robots` (or `robotsStatus`), answering request n (from 0) with `answer(n)`. */
-async function site(robots: string, answer: Answer = () => ({ status: 200 }), robotsStatus = 200): Promise<Recorded> {
-  const rec = { starts: [] as number[], maxInFlight: 0 } as Recorded;
-  let inFlight = 0;
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url === '/robots.txt') {
-      res.writeHead(robotsStatus, { 'content-type': 'text/plain' }).end(robots);
-      return;
-    }
-    const n = rec.starts.length;
-    rec.starts.push(Date.now());
-    rec.maxInFlight = Math.max(rec.maxInFlight, ++inFlight);
-    const { status, headers = {}, holdMs = 0 } = answer(n);
-    setTimeout(() => {
-      inFlight--;
-      res.writeHead(status, headers).end('x');
-    }, holdMs);
-  };
-  [rec.site] = await startSites(1, handler);
+/** A recording server (test/support/paced-site.ts), stopped after the test. */
+async function site(robots: string, answer?: Answer, robotsStatus?: number): Promise<Recorded> {
+  const rec = await recordingSite(robots, answer, robotsStatus);
   started.push(rec.site);
-  // A first request opens fetch's connection (and loads fetch itself): done here, it does not
-  // delay the first recorded start and so shorten the gap after it.
-  await (await fetch(`${rec.site.origin}/robots.txt`)).arrayBuffer();
   return rec;
 }
 
@@ -76,7 +48,6 @@ async function sequential(pacer: Pacer, rec: Recorded, count: number): Promise<v
   for (let i = 0; i < count; i++) await request(pacer, `${rec.site.origin}/seq/${i}`);
 }
 
-const gaps = (starts: number[]) => starts.slice(1).map((t, i) => t - starts[i]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pacer = (options: Partial<PacerOptions> = {}) => new Pacer({ agent: 'ExampleBot', ...options });
 
@@ -328,6 +299,90 @@ describe('Pacer: clamps, unreadable robots.txt, garbled values', () => {
   });
 });
 
+/** `count` pacers, each on its own RobotsCache, all on one store: processes of a fleet, in one. */
+function fleet(count: number, store: MemoryStore, options: Partial<PacerOptions> = {}, onStoreEvent?: (event: StoreEvent) => void): Pacer[] {
+  return Array.from({ length: count }, () => pacer({ cache: new RobotsCache({ agent: 'ExampleBot', store, onStoreEvent }), ...options }));
+}
+
+describe('Pacer: pacers sharing a store pace each origin together', () => {
+  it('starts from three pacers are spaced by the delay across all three; with fleet: false they are not', async () => {
+    const rec = await site('User-agent: *\nCrawl-delay: 0.3\n');
+    const store = new MemoryStore();
+    await Promise.all(fleet(3, store).map((p) => sequential(p, rec, 3)));
+    expect(rec.starts).toHaveLength(9);
+    for (const gap of gaps(rec.starts)) expect(gap).toBeGreaterThanOrEqual(300 - SLACK_MS);
+    // The same pacers pacing alone start together.
+    const alone = await site('User-agent: *\nCrawl-delay: 0.3\n');
+    await Promise.all(fleet(3, new MemoryStore(), { fleet: false }).map((p) => sequential(p, alone, 1)));
+    expect(Math.max(...alone.starts) - Math.min(...alone.starts)).toBeLessThan(150);
+  }, 20_000);
+
+  it('maxConcurrentPerOrigin: 2 holds across pacers', async () => {
+    const rec = await site('User-agent: *\n', () => ({ status: 200, holdMs: 150 }));
+    await Promise.all(fleet(3, new MemoryStore(), { maxConcurrentPerOrigin: 2 }).map((p) => crawl(p, rec, 4)));
+    expect(rec.starts).toHaveLength(12);
+    expect(rec.maxInFlight).toBe(2);
+  });
+
+  it('a Retry-After one pacer gets pauses the origin for the others', async () => {
+    const rec = await site('User-agent: *\n', (n) => (n === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
+    const [a, b] = fleet(2, new MemoryStore());
+    expect(await request(a, `${rec.site.origin}/first`)).toBe(429);
+    const paused = Date.now();
+    await request(b, `${rec.site.origin}/second`);
+    expect(rec.starts[1] - paused).toBeGreaterThanOrEqual(1000 - SLACK_MS);
+    expect(b.stats().pauses).toBe(0);
+  });
+
+  it('a wait aborted after its start was reserved gives the slot back', async () => {
+    const rec = await site('User-agent: *\nCrawl-delay: 0.5\n');
+    const [a, b, c] = fleet(3, new MemoryStore());
+    const url = `${rec.site.origin}/x`;
+    await request(a, url);
+    const t0 = Date.now();
+    const controller = new AbortController();
+    const aborted = b.acquire(url, { signal: controller.signal });
+    await sleep(100);
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    // Kept, b's reservation would hold the origin's one slot for its 60 s lease.
+    const slot = await c.acquire(url);
+    slot.release({ status: 200 });
+    expect(slot.startedAt - t0).toBeLessThan(1500);
+    expect(slot.startedAt - t0).toBeGreaterThanOrEqual(1000 - SLACK_MS);
+  });
+
+  it('a store that fails: each pacer paces alone, the outage is reported once, and unshared starts are counted', async () => {
+    const rec = await site('User-agent: *\nCrawl-delay: 0.2\n');
+    class FailingLedger extends MemoryStore {
+      override async reserveSlot(): Promise<SlotReply> {
+        throw new Error('ledger down');
+      }
+    }
+    const events: string[] = [];
+    const [p] = fleet(1, new FailingLedger(), {}, (event) => events.push(event.type));
+    await sequential(p, rec, 4);
+    for (const gap of gaps(rec.starts)) expect(gap).toBeGreaterThanOrEqual(200 - SLACK_MS);
+    expect(events).toEqual(['unavailable']);
+    expect(p.stats().unshared).toBe(4);
+  });
+
+  it('a store asking absurd waits is held to the longest wait a pacer asks', async () => {
+    const rec = await site('User-agent: *\n');
+    class ForgedLedger extends MemoryStore {
+      override async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
+        await super.reserveSlot(key, slot, request);
+        return { reserved: true, waitMs: 1e12 };
+      }
+    }
+    const [p] = fleet(1, new ForgedLedger(), { maxDelayMs: 300, maxRetryAfterMs: 300, backoffBaseMs: 100, backoffMaxMs: 300 });
+    const t0 = Date.now();
+    await request(p, `${rec.site.origin}/a`);
+    expect(rec.starts[0] - t0).toBeGreaterThanOrEqual(300 - SLACK_MS);
+    expect(rec.starts[0] - t0).toBeLessThan(800);
+  });
+});
+
 describe('Pacer: usage errors', () => {
   it('an invalid URL rejects with a TypeError', async () => {
     const p = pacer();
@@ -341,7 +396,7 @@ describe('Pacer: usage errors', () => {
       {}, { agent: '' }, { agent: 'A', minDelayMs: -1 }, { agent: 'A', maxDelayMs: 1.5 }, { agent: 'A', minDelayMs: 100, maxDelayMs: 50 },
       { agent: 'A', tooLong: 'later' }, { agent: 'A', maxConcurrentPerOrigin: 0 }, { agent: 'A', leaseMs: 0 }, { agent: 'A', leaseMs: 2 ** 31 },
       { agent: 'A', backoffBaseMs: NaN }, { agent: 'A', backoffBaseMs: 500, backoffMaxMs: 100 }, { agent: 'A', respectVisitTime: 'yes' },
-      { cache: {} },
+      { cache: {} }, { agent: 'A', fleet: 'yes' },
     ]) {
       expect(() => new Pacer(options as never), JSON.stringify(options)).toThrow(RangeError);
     }

@@ -143,6 +143,12 @@ function recordOf(origin: string, r: RobotsFetchResult, unreachableSince: number
 /** restoreRecord and cachedRecords, set by RobotsCache's static block, which alone sees its private members. */
 let restore: (cache: RobotsCache, checked: CheckedRecord) => void;
 let entriesOf: (cache: RobotsCache) => [string, Entry][];
+let linkOf: (cache: RobotsCache) => StoreLink | undefined;
+
+/** Internal (the Pacer): the cache's link to its store, so that pacing shares its timeouts and reports one outage once. */
+export function storeLinkOf(cache: RobotsCache): StoreLink | undefined {
+  return linkOf(cache);
+}
 
 /** Internal (the CLI's cache file): adds one checked record to the cache, as import() does each. */
 export function restoreRecord(cache: RobotsCache, checked: CheckedRecord): void {
@@ -362,6 +368,7 @@ export class RobotsCache {
     restore = (cache, checked) => cache.#restore(checked);
     // A copy of the list: the cache goes on working while its records are written.
     entriesOf = (cache) => [...cache.#entries];
+    linkOf = (cache) => cache.#link;
   }
 
   /** Drops every entry and frees its tables. */

@@ -83,6 +83,11 @@ export class StoreLink {
     this.#onEvent = options.onEvent;
   }
 
+  /** Whether the store keeps a pacing ledger (reserveSlot and releaseSlot), for a Pacer to pace the fleet by. */
+  get canPace(): boolean {
+    return typeof this.#store.reserveSlot === 'function' && typeof this.#store.releaseSlot === 'function';
+  }
+
   /** True while the store is out and not yet due to be tried again. */
   get out(): boolean {
     return this.#retryAt !== undefined && Date.now() < this.#retryAt;

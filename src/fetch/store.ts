@@ -5,6 +5,7 @@
 // exactly that (damaged, cut short, written by something else, for another origin) is refused
 // whole: it is never read as rules.
 
+import { SlotLedger, type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from '../pacing/ledger.js';
 import { crc32c } from '../wasm/kernel.js';
 import { checkRecord, type CheckedRecord, type RobotsCacheRecord, type SnapshotLimits } from './snapshot.js';
 
@@ -34,6 +35,24 @@ export interface RobotsStore {
   claim(key: string, owner: string, leaseMs: number): Promise<boolean | string>;
   /** Ends the lease on `key` if `owner` still holds it; otherwise does nothing. */
   release(key: string, owner: string): Promise<void>;
+  /**
+   * Optional, with releaseSlot: makes a Pacer on this store pace the fleet. Atomically, on the
+   * store's clock: when fewer than `maxConcurrent` slots of `key` are held (leases past their
+   * end dropped) and no other slot is in line before `slot`, reserves `slot` at the earliest
+   * start the origin's spacing and pause allow (at most `maxWaitMs` away), holds it until its
+   * start plus `leaseMs`, moves the next start to its start plus `delayMs`, and answers
+   * `{ reserved: true, waitMs }`; otherwise puts `slot` in line (keeping its place when it is
+   * already there) until WAITER_GRACE_MS after the wait it is told, and answers
+   * `{ reserved: false, waitMs }`, the ms until the next start (0 when only a slot must come free).
+   */
+  reserveSlot?(key: string, slot: string, request: SlotRequest): Promise<SlotReply>;
+  /**
+   * Optional, with reserveSlot: ends `slot` of `key`, held or in line (nothing when neither), and steers
+   * the origin: `success` resets the failures in a row, `pause` pauses it `pauseMs` from now
+   * (a longer pause in force stays), `failure` counts one more failure and pauses it
+   * `backoffBaseMs` doubled per earlier failure, at most `backoffMaxMs`.
+   */
+  releaseSlot?(key: string, slot: string, end: SlotEnd): Promise<SlotEndReply>;
 }
 
 /**
@@ -56,6 +75,7 @@ export interface RobotsStore {
 export class MemoryStore implements RobotsStore {
   readonly #values = new Map<string, { value: string; until: number }>();
   readonly #leases = new Map<string, { owner: string; until: number }>();
+  readonly #ledger = new SlotLedger();
 
   /** Values held (expired ones included until they are next read). */
   get size(): number {
@@ -91,6 +111,16 @@ export class MemoryStore implements RobotsStore {
   /** See RobotsStore.release. */
   async release(key: string, owner: string): Promise<void> {
     if (this.#leases.get(key)?.owner === owner) this.#leases.delete(key);
+  }
+
+  /** See RobotsStore.reserveSlot. */
+  async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
+    return this.#ledger.reserve(key, slot, request);
+  }
+
+  /** See RobotsStore.releaseSlot. */
+  async releaseSlot(key: string, slot: string, end: SlotEnd): Promise<SlotEndReply> {
+    return this.#ledger.release(key, slot, end);
   }
 }
 

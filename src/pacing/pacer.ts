@@ -3,12 +3,16 @@
 // crawler's own bounds; responses steer it (Retry-After pauses, exponential back-off on
 // failures). Each origin has its own FIFO queue and timer, so one origin's waits never delay
 // another's, and an origin's state is dropped once it is idle, so memory follows the origins
-// in use. The schedule is behind PaceSchedule (schedule.ts) for a fleet-wide one to replace.
+// in use. When the cache shares a store that keeps a pacing ledger (ledger.ts), each start is
+// also reserved in it, so that the processes of a fleet pace each origin together; the process
+// keeps its own schedule as well, which alone paces it while the store is out.
 
-import { RobotsCache } from '../fetch/cache.js';
+import { RobotsCache, storeLinkOf } from '../fetch/cache.js';
+import { STORE_OUT, type StoreLink } from '../fetch/fleet.js';
 import { originOf } from '../fetch/origin.js';
 import type { HeadersInput } from '../tags/controls.js';
 import type { Pacing, TimeWindow } from '../robots/pacing.js';
+import { backoffMs, type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from './ledger.js';
 import { headerValue, retryAfterMs } from './retry-after.js';
 import { LocalSchedule, type PaceSchedule } from './schedule.js';
 
@@ -39,6 +43,11 @@ export interface PacerOptions {
   maxRetryAfterMs?: number;
   /** Wait for the file's Visit-time windows (UTC) to open; default false. */
   respectVisitTime?: boolean;
+  /**
+   * Pace with every process sharing the cache's store, when the store keeps a pacing ledger
+   * (robots-wasm/redis and MemoryStore do); false paces this process alone. Default true.
+   */
+  fleet?: boolean;
 }
 
 /** Options of one `acquire`. */
@@ -64,6 +73,14 @@ export interface PacerCounts {
   backoffs: number;
   /** Acquires rejected with a PacingSkipError. */
   skips: number;
+  /** Slots given out by this process's schedule alone because the fleet's store was out. */
+  unshared: number;
+  /**
+   * Starts reserved in the fleet's ledger that this process reached too late (its event loop
+   * was busy) and gave back, so as not to start closer than the delay to the next process's
+   * start; the request waits for a later one.
+   */
+  missed: number;
 }
 
 /** One origin in use, in PacerStats. */
@@ -121,11 +138,24 @@ interface Waiter {
   queued: boolean;
   /** The spacing its start sets, once robots.txt was read. */
   delayMs: number | undefined;
+  /** Its name in the fleet's ledger, once it asked there: the same each time it asks, so that it keeps its place in line. */
+  slot: string | undefined;
+  /** Reserved starts it gave back for coming to them late. */
+  missed: number;
   windows: TimeWindow[] | undefined;
   resolve: (slot: PacerSlot) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+}
+
+/** The head waiter's start being reserved in the fleet's ledger: asked (no timer yet), or reserved and timed. */
+interface Reservation {
+  waiter: Waiter;
+  slot: string;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When (performance.now()) an unhurried process would start it: sent, plus the fastest round trip seen, plus the wait named. */
+  dueAt: number;
 }
 
 /** The local part of an origin's state: its queue, the slots held, its timer, its counts. */
@@ -134,10 +164,28 @@ interface OriginQueue {
   held: Set<PacerSlot>;
   timer: ReturnType<typeof setTimeout> | undefined;
   counts: PacerCounts;
+  reservation: Reservation | undefined;
+  /** The next wait before asking the ledger again when only a slot must come free; it doubles up to MAX_POLL_MS. */
+  pollMs: number;
 }
 
+/** How often a process asks again for a slot of an origin whose fleet-wide slots are all held. */
+const FIRST_POLL_MS = 25;
+const MAX_POLL_MS = 400;
+/**
+ * A reserved start reached later than this past when it was due is given back: starting it
+ * would bring the next process's start closer than the delay. A waiter gives back at most
+ * MAX_MISSED, so that a process always busy still gets its turns.
+ */
+const LATE_MS = 10;
+const MAX_MISSED = 3;
+
+/** What reserveSlot and releaseSlot may answer. */
+const isSlotReply = (r: unknown): boolean => typeof (r as SlotReply)?.reserved === 'boolean' && Number.isFinite((r as SlotReply).waitMs);
+const isEndReply = (r: unknown): boolean => Number.isFinite((r as SlotEndReply)?.failures) && Number.isFinite((r as SlotEndReply)?.pauseMs);
+
 function zeroCounts(): PacerCounts {
-  return { acquired: 0, waits: 0, waitedMs: 0, pauses: 0, backoffs: 0, skips: 0 };
+  return { acquired: 0, waits: 0, waitedMs: 0, pauses: 0, backoffs: 0, skips: 0, unshared: 0, missed: 0 };
 }
 
 /** `value` when a whole number of at least `min` (and at most `max`), `fallback` when undefined; else a RangeError. */
@@ -165,6 +213,13 @@ function resolveOptions(options: PacerOptions): Resolved {
     maxRetryAfterMs: msOption(options.maxRetryAfterMs, 'maxRetryAfterMs', 3_600_000),
     respectVisitTime: options.respectVisitTime ?? false,
   };
+}
+
+/** The cache's store link when it keeps a pacing ledger and `fleet` is not false. */
+function fleetLink(cache: RobotsCache, fleet: unknown): StoreLink | undefined {
+  if (fleet !== undefined && typeof fleet !== 'boolean') throw new RangeError('robots-wasm: fleet must be a boolean');
+  const link = fleet === false ? undefined : storeLinkOf(cache);
+  return link?.canPace === true ? link : undefined;
 }
 
 /** Ms from `now` until one of `windows` (minutes of the UTC day) is open: 0 when one is. */
@@ -242,6 +297,13 @@ export class Pacer {
   readonly #schedule: PaceSchedule = new LocalSchedule();
   readonly #queues = new Map<string, OriginQueue>();
   readonly #totals = zeroCounts();
+  /** The fleet's store, when starts are reserved in its ledger. */
+  readonly #link: StoreLink | undefined;
+  /** The longest wait a ledger may ask: beyond it, what the store holds was not written by a pacer. */
+  readonly #maxWaitMs: number;
+  #reservations = 0;
+  /** The fastest round trip to the ledger seen: the part of a reply's delay that is the network's, not a busy loop's. */
+  #fastestRoundTripMs = Infinity;
 
   constructor(options: PacerOptions) {
     if (options === null || typeof options !== 'object') throw new RangeError('robots-wasm: Pacer needs options with a cache or an agent');
@@ -252,6 +314,9 @@ export class Pacer {
     this.#o = resolveOptions(options);
     this.agent = agent;
     this.cache = options.cache ?? new RobotsCache({ agent });
+    this.#link = fleetLink(this.cache, options.fleet);
+    const { maxDelayMs, maxRetryAfterMs, backoffMaxMs } = this.#o;
+    this.#maxWaitMs = Math.min(MAX_TIMEOUT_MS, Math.max(maxDelayMs, maxRetryAfterMs, backoffMaxMs));
   }
 
   /**
@@ -268,7 +333,7 @@ export class Pacer {
     if (signal !== undefined && !(signal instanceof AbortSignal)) return Promise.reject(new TypeError('robots-wasm: signal must be an AbortSignal'));
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     return new Promise<PacerSlot>((resolve, reject) => {
-      const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, slot: undefined, missed: 0, windows: undefined, resolve, reject, signal, onAbort: undefined };
       const queue = this.#queueOf(origin);
       queue.waiters.push(waiter);
       if (signal !== undefined) {
@@ -290,7 +355,7 @@ export class Pacer {
 
   #queueOf(origin: string): OriginQueue {
     let q = this.#queues.get(origin);
-    if (q === undefined) this.#queues.set(origin, (q = { waiters: [], held: new Set(), timer: undefined, counts: zeroCounts() }));
+    if (q === undefined) this.#queues.set(origin, (q = { waiters: [], held: new Set(), timer: undefined, counts: zeroCounts(), reservation: undefined, pollMs: FIRST_POLL_MS }));
     return q;
   }
 
@@ -326,6 +391,8 @@ export class Pacer {
     const q = this.#queues.get(origin);
     const at = q === undefined ? -1 : q.waiters.indexOf(waiter);
     if (at < 0) return;
+    if (q!.reservation?.waiter === waiter) this.#cancelReservation(origin, q!);
+    else if (waiter.slot !== undefined) this.#endShared(origin, waiter.slot, { kind: 'none' });
     q!.waiters.splice(at, 1);
     waiter.queued = false;
     if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
@@ -339,7 +406,7 @@ export class Pacer {
     if (q === undefined) return;
     if (q.timer !== undefined) clearTimeout(q.timer);
     q.timer = undefined;
-    while (q.waiters.length > 0 && q.held.size < this.#o.maxConcurrent) {
+    while (q.waiters.length > 0 && q.held.size < this.#o.maxConcurrent && q.reservation === undefined) {
       const head = q.waiters[0];
       if (head.delayMs === undefined) return;
       const now = Date.now();
@@ -348,15 +415,89 @@ export class Pacer {
         q.timer = setTimeout(() => this.#pump(origin), Math.min(at - now, MAX_TIMEOUT_MS));
         return;
       }
+      if (this.#link !== undefined && !this.#link.out) {
+        void this.#reserve(origin, q, head, this.#link);
+        return;
+      }
       q.waiters.shift();
       head.queued = false;
-      this.#start(origin, q, head, now);
+      if (this.#link !== undefined) this.#count(q, 'unshared');
+      this.#start(origin, q, head, now, undefined);
     }
-    this.#forgetIfIdle(origin, q);
+    if (q.reservation === undefined) this.#forgetIfIdle(origin, q);
   }
 
-  /** Gives `waiter` its slot, started `now`. */
-  #start(origin: string, q: OriginQueue, waiter: Waiter, now: number): void {
+  /**
+   * Asks the fleet's ledger for the head waiter's start: reserved, it starts when the ledger
+   * says; not reserved, the queue asks again at the origin's next start (or after a poll, when
+   * only a slot must come free); with the store out, the process's own schedule decides.
+   */
+  async #reserve(origin: string, q: OriginQueue, head: Waiter, link: StoreLink): Promise<void> {
+    head.slot ??= `${link.owner}.${(++this.#reservations).toString(36)}`;
+    const reservation: Reservation = { waiter: head, slot: head.slot, timer: undefined, dueAt: 0 };
+    q.reservation = reservation;
+    const request: SlotRequest = { delayMs: head.delayMs!, maxConcurrent: this.#o.maxConcurrent, leaseMs: this.#o.leaseMs, maxWaitMs: this.#maxWaitMs };
+    const sentAt = performance.now();
+    const reply = await link.call((store) => store.reserveSlot!(origin, reservation.slot, request), isSlotReply);
+    this.#fastestRoundTripMs = Math.min(this.#fastestRoundTripMs, performance.now() - sentAt);
+    if (q.reservation !== reservation) {
+      // The waiter left while the store was asked: a slot reserved for it, or its place in line, is given back.
+      if (reply !== STORE_OUT) this.#endShared(origin, reservation.slot, { kind: 'none' });
+      return;
+    }
+    if (reply === STORE_OUT || !reply.reserved) {
+      q.reservation = undefined;
+      if (reply === STORE_OUT) {
+        // A reserve that timed out may still be carried out when the store wakes up: the release
+        // queued behind it undoes it, or its slot would hold the origin for a whole lease.
+        void link.force(async (store) => void (await store.releaseSlot!(origin, reservation.slot, { kind: 'none' })));
+        return this.#pump(origin);
+      }
+      const wait = reply.waitMs > 0 ? Math.min(reply.waitMs, this.#maxWaitMs) : q.pollMs;
+      q.pollMs = reply.waitMs > 0 ? FIRST_POLL_MS : Math.min(q.pollMs * 2, MAX_POLL_MS);
+      q.timer = setTimeout(() => this.#pump(origin), wait);
+      return;
+    }
+    q.pollMs = FIRST_POLL_MS;
+    const wait = Math.min(Math.max(0, reply.waitMs), this.#maxWaitMs);
+    reservation.dueAt = sentAt + this.#fastestRoundTripMs + wait;
+    if (wait === 0) this.#startReserved(origin, q);
+    else reservation.timer = setTimeout(() => this.#startReserved(origin, q), wait);
+  }
+
+  /**
+   * The reserved start is due: the head waiter gets its slot, shared with the fleet's ledger;
+   * reached late (a busy event loop held the answer or the timer back), it is given back and
+   * the waiter asks again.
+   */
+  #startReserved(origin: string, q: OriginQueue): void {
+    const reservation = q.reservation!;
+    q.reservation = undefined;
+    const late = performance.now() - reservation.dueAt > LATE_MS && reservation.waiter.delayMs! > 0;
+    if (late && reservation.waiter.missed < MAX_MISSED) {
+      reservation.waiter.missed++;
+      this.#count(q, 'missed');
+      this.#endShared(origin, reservation.slot, { kind: 'none' });
+      return this.#pump(origin);
+    }
+    q.waiters.shift();
+    reservation.waiter.queued = false;
+    this.#start(origin, q, reservation.waiter, Date.now(), reservation.slot);
+    this.#pump(origin);
+  }
+
+  /** The reserving waiter left: its reservation, once made, is given back to the ledger. */
+  #cancelReservation(origin: string, q: OriginQueue): void {
+    const reservation = q.reservation!;
+    q.reservation = undefined;
+    // Still asking: the answer, when it comes, is given back (see #reserve).
+    if (reservation.timer === undefined) return;
+    clearTimeout(reservation.timer);
+    this.#endShared(origin, reservation.slot, { kind: 'none' });
+  }
+
+  /** Gives `waiter` its slot, started `now`; `shared`: its slot in the fleet's ledger. */
+  #start(origin: string, q: OriginQueue, waiter: Waiter, now: number, shared: string | undefined): void {
     if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
     this.#schedule.started(origin, now, waiter.delayMs!);
     // A start in the pass that found robots.txt read took microseconds: only a millisecond or more is a wait.
@@ -369,7 +510,7 @@ export class Pacer {
     let lease: ReturnType<typeof setTimeout> | undefined;
     const slot = new PacerSlot(origin, now, waited, (s, outcome) => {
       clearTimeout(lease);
-      this.#released(origin, s, outcome);
+      this.#released(origin, s, outcome, shared);
     });
     // A crawler that lost a slot must not stall the origin forever; the lease keeps no process alive.
     lease = setTimeout(() => slot.release(), this.#o.leaseMs);
@@ -378,43 +519,60 @@ export class Pacer {
     waiter.resolve(slot);
   }
 
-  /** A slot came back: its outcome steers the origin, and the next waiter may start. */
-  #released(origin: string, slot: PacerSlot, outcome: unknown): void {
+  /** A slot came back: its outcome steers the origin, here and in the fleet's ledger, and the next waiter may start. */
+  #released(origin: string, slot: PacerSlot, outcome: unknown, shared: string | undefined): void {
     const q = this.#queues.get(origin);
     if (q === undefined) return;
     q.held.delete(slot);
+    let end: SlotEnd = { kind: 'none' };
     try {
-      this.#steer(origin, q, outcome);
+      end = this.#endOf(outcome);
     } catch {
       // An outcome that cannot be read (a throwing getter) steers nothing.
     }
+    this.#steer(origin, q, end);
+    if (shared !== undefined) this.#endShared(origin, shared, end);
     this.#pump(origin);
   }
 
-  /** Pauses or backs off the origin, or resets its back-off, by how the request went. */
-  #steer(origin: string, q: OriginQueue, outcome: unknown): void {
-    if (outcome === null || typeof outcome !== 'object') return;
-    if ('error' in outcome) return this.#backOff(origin, q);
+  /** How a request went, as the ledger takes it: a success, a Retry-After pause, a failure, or nothing to say. */
+  #endOf(outcome: unknown): SlotEnd {
+    if (outcome === null || typeof outcome !== 'object') return { kind: 'none' };
+    const { backoffBaseMs, backoffMaxMs } = this.#o;
+    if ('error' in outcome) return { kind: 'failure', backoffBaseMs, backoffMaxMs };
     const { status, headers } = outcome as { status?: unknown; headers?: HeadersInput };
-    if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) return;
-    if (status === 429 || status === 503) {
-      const value = headerValue(headers, 'retry-after');
-      const now = Date.now();
-      const wait = value === undefined ? undefined : retryAfterMs(value, now);
-      if (wait === undefined) return this.#backOff(origin, q);
-      this.#schedule.pause(origin, now + Math.min(wait, this.#o.maxRetryAfterMs));
-      this.#count(q, 'pauses');
-    } else if (status >= 500) this.#backOff(origin, q);
-    else this.#schedule.succeeded(origin);
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) return { kind: 'none' };
+    if (status < 500 && status !== 429) return { kind: 'success' };
+    const value = status === 429 || status === 503 ? headerValue(headers, 'retry-after') : undefined;
+    const wait = value === undefined ? undefined : retryAfterMs(value, Date.now());
+    if (wait === undefined) return { kind: 'failure', backoffBaseMs, backoffMaxMs };
+    return { kind: 'pause', pauseMs: Math.min(wait, this.#o.maxRetryAfterMs) };
   }
 
-  /** One more failure in a row: the origin pauses backoffBaseMs, doubled for each earlier one, at most backoffMaxMs. */
-  #backOff(origin: string, q: OriginQueue): void {
-    const failures = this.#schedule.failed(origin);
-    const { backoffBaseMs, backoffMaxMs } = this.#o;
-    const wait = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(failures - 1, 52));
-    this.#schedule.pause(origin, Date.now() + wait);
-    this.#count(q, 'backoffs');
+  /** Pauses or backs off the origin in this process's schedule, or resets its back-off. */
+  #steer(origin: string, q: OriginQueue, end: SlotEnd): void {
+    if (end.kind === 'success') this.#schedule.succeeded(origin);
+    else if (end.kind === 'pause') {
+      this.#schedule.pause(origin, Date.now() + end.pauseMs);
+      this.#count(q, 'pauses');
+    } else if (end.kind === 'failure') {
+      const failures = this.#schedule.failed(origin);
+      this.#schedule.pause(origin, Date.now() + backoffMs(failures, end.backoffBaseMs, end.backoffMaxMs));
+      this.#count(q, 'backoffs');
+    }
+  }
+
+  /**
+   * Ends the slot in the fleet's ledger; the pause the fleet's answer puts in force (a longer
+   * back-off, from failures in other processes too) holds here as well.
+   */
+  #endShared(origin: string, slot: string, end: SlotEnd): void {
+    void this.#link!.call((store) => store.releaseSlot!(origin, slot, end), isEndReply).then((reply) => {
+      if (reply === STORE_OUT || reply.pauseMs <= 0) return;
+      this.#schedule.pause(origin, Date.now() + Math.min(reply.pauseMs, this.#maxWaitMs));
+      this.#queueOf(origin);
+      this.#pump(origin);
+    });
   }
 
   #count(q: OriginQueue, key: keyof PacerCounts, by = 1): void {

@@ -1,14 +1,16 @@
 // robots-wasm/redis: a RobotsStore on Redis, so that a fleet of crawler processes fetches each
-// robots.txt once. Values are plain strings with Redis expiry (SET ... PX), read by a script
+// robots.txt once and paces each origin together. Values are plain strings with Redis expiry (SET ... PX), read by a script
 // that checks their type and length first, so that a huge value is never transferred; a lease
 // is a key set only if absent (SET ... NX PX) and released by a script that deletes it only for
-// its owner. With a fleet key every value carries an HMAC-SHA256 tag (signing.ts). Commands go
+// its owner. An origin's pacing ledger (pacing/ledger.ts) is one hash, read and written by one
+// script per reserve or release on Redis's clock. With a fleet key every value carries an HMAC-SHA256 tag (signing.ts). Commands go
 // through `sendCommand`, so any client of the official `redis` package (an optional peer
 // dependency: only this entry point loads it) works, connected or not; a reply of a type the
 // command cannot give is an error, which RobotsCache treats as the store failing.
 
 import { checkKey, SIGNED_HEADER_LENGTH, ValueSigner } from '../fetch/signing.js';
 import type { RobotsStore } from '../fetch/store.js';
+import { WAITER_GRACE_MS, type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from '../pacing/ledger.js';
 
 /** The part of a Redis client the store uses: the official `redis` package's clients have it. */
 export interface RedisCommandClient {
@@ -49,6 +51,84 @@ const CLAIM_SCRIPT = `if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]
 if redis.call('type', KEYS[1]).ok ~= 'string' or redis.call('pttl', KEYS[1]) < 0 then return '' end
 return redis.call('getrange', KEYS[1], 0, 99)`;
 
+/**
+ * The pacing ledger's common part: `now` on Redis's clock in ms, and the hash KEYS[1] made
+ * safe to read. Anything there that is not a ledger (another type, or more fields than slots
+ * can make) is dropped: the processes then pace alone until the next start, which is what an
+ * outage gives too. Numbers that do not parse read as 0.
+ */
+const LEDGER_PRELUDE = `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local kind = redis.call('type', KEYS[1]).ok
+if kind ~= 'none' and (kind ~= 'hash' or redis.call('hlen', KEYS[1]) > 1024) then redis.call('del', KEYS[1]) end
+local function num(v) return tonumber(v) or 0 end
+local function keep(untilMs) if untilMs > now + redis.call('pttl', KEYS[1]) then redis.call('pexpire', KEYS[1], math.ceil(untilMs - now)) end end`;
+
+/**
+ * Reserves slot ARGV[1] of the origin KEYS[1] (ARGV: slot, delayMs, maxConcurrent, leaseMs,
+ * maxWaitMs, keepMs, waiterGraceMs) as RobotsStore.reserveSlot says; answers {reserved 0|1,
+ * waitMs}. Slots are fields `s:<slot>` holding when their lease ends; the line is fields
+ * `w:<slot>` holding `<place> <until>`, places counted by the field `line`. The ledger lives
+ * keepMs past its last start, pause, lease or place in line, so that idle origins are forgotten.
+ */
+const RESERVE_SCRIPT = `${LEDGER_PRELUDE}
+local fields = redis.call('hgetall', KEYS[1])
+local nextStart, paused, held, first, firstPlace, mine = 0, 0, 0, nil, nil, nil
+for i = 1, #fields, 2 do
+  local name, value = fields[i], fields[i + 1]
+  local prefix = string.sub(name, 1, 2)
+  if name == 'next' then nextStart = num(value)
+  elseif name == 'paused' then paused = num(value)
+  elseif prefix == 's:' then
+    if num(value) > now then held = held + 1 else redis.call('hdel', KEYS[1], name) end
+  elseif prefix == 'w:' then
+    local place, untilMs = string.match(value, '^(%d+) (%d+)$')
+    if place == nil or num(untilMs) <= now then redis.call('hdel', KEYS[1], name)
+    else
+      place = num(place)
+      if name == 'w:' .. ARGV[1] then mine = place end
+      if firstPlace == nil or place < firstPlace then first, firstPlace = name, place end
+    end
+  end
+end
+local at = math.min(math.max(nextStart, paused, now), now + tonumber(ARGV[5]))
+if held >= tonumber(ARGV[3]) or (first ~= nil and first ~= 'w:' .. ARGV[1]) then
+  local untilMs = at + tonumber(ARGV[7])
+  if mine == nil then
+    mine = math.max(0, math.floor(num(redis.call('hget', KEYS[1], 'line')))) + 1
+    redis.call('hset', KEYS[1], 'line', mine)
+  end
+  redis.call('hset', KEYS[1], 'w:' .. ARGV[1], string.format('%d %d', mine, untilMs))
+  keep(untilMs + tonumber(ARGV[6]))
+  return {0, at - now}
+end
+redis.call('hdel', KEYS[1], 'w:' .. ARGV[1])
+local leaseEnd = at + tonumber(ARGV[4])
+redis.call('hset', KEYS[1], 'next', at + tonumber(ARGV[2]), 's:' .. ARGV[1], leaseEnd)
+keep(math.max(at + tonumber(ARGV[2]), leaseEnd) + tonumber(ARGV[6]))
+return {1, at - now}`;
+
+/**
+ * Ends slot ARGV[1] of the origin KEYS[1] (ARGV: slot, kind, pauseMs, backoffBaseMs,
+ * backoffMaxMs, keepMs) as RobotsStore.releaseSlot says; answers {failures, pauseMs}.
+ */
+const RELEASE_SLOT_SCRIPT = `${LEDGER_PRELUDE}
+redis.call('hdel', KEYS[1], 's:' .. ARGV[1], 'w:' .. ARGV[1])
+local failures, pause = 0, 0
+if ARGV[2] == 'success' then redis.call('hdel', KEYS[1], 'failures')
+elseif ARGV[2] == 'pause' then pause = tonumber(ARGV[3])
+elseif ARGV[2] == 'failure' then
+  failures = math.max(0, math.floor(num(redis.call('hget', KEYS[1], 'failures')))) + 1
+  redis.call('hset', KEYS[1], 'failures', failures)
+  pause = math.min(tonumber(ARGV[5]), tonumber(ARGV[4]) * 2 ^ math.min(failures - 1, 52))
+end
+if pause > 0 and now + pause > num(redis.call('hget', KEYS[1], 'paused')) then redis.call('hset', KEYS[1], 'paused', now + pause) end
+if redis.call('exists', KEYS[1]) == 1 then keep(now + pause + tonumber(ARGV[6])) end
+return {failures, pause}`;
+
+/** How long an origin's ledger outlives its last start, pause or lease: its failures in a row are remembered that long. */
+const LEDGER_KEEP_MS = 600_000;
+
 /** Whole milliseconds for PX: at least 1, which Redis requires. */
 function px(ms: number): string {
   return String(Math.max(1, Math.ceil(ms)));
@@ -65,6 +145,7 @@ const isText = (reply: unknown): reply is string => typeof reply === 'string';
 const isTextOrNull = (reply: unknown): reply is string | null => reply === null || typeof reply === 'string';
 const isCount = (reply: unknown): reply is number => typeof reply === 'number';
 const isClaimReply = (reply: unknown): reply is 1 | string => reply === 1 || typeof reply === 'string';
+const isPair = (reply: unknown): reply is [number, number] => Array.isArray(reply) && reply.length === 2 && reply.every((n) => Number.isSafeInteger(n));
 
 /**
  * A RobotsStore on a Redis server, through a client of your own (`createClient()` of the
@@ -120,6 +201,23 @@ export class RedisStore implements RobotsStore {
   /** See RobotsStore.release. */
   async release(key: string, owner: string): Promise<void> {
     expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SCRIPT, '1', `${this.#prefix}lease:${key}`, owner]), 'EVAL', isCount);
+  }
+
+  /** See RobotsStore.reserveSlot: one script on the origin's ledger `<prefix>pace:<origin>`, on Redis's clock. */
+  async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
+    const { delayMs, maxConcurrent, leaseMs, maxWaitMs } = request;
+    const args = [slot, delayMs, maxConcurrent, leaseMs, maxWaitMs, LEDGER_KEEP_MS, WAITER_GRACE_MS].map((v) => String(v));
+    const [reserved, waitMs] = expectReply(await this.#client.sendCommand(['EVAL', RESERVE_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isPair);
+    return { reserved: reserved === 1, waitMs };
+  }
+
+  /** See RobotsStore.releaseSlot: one script on the origin's ledger. */
+  async releaseSlot(key: string, slot: string, end: SlotEnd): Promise<SlotEndReply> {
+    const pauseMs = end.kind === 'pause' ? end.pauseMs : 0;
+    const [base, max] = end.kind === 'failure' ? [end.backoffBaseMs, end.backoffMaxMs] : [0, 0];
+    const args = [slot, end.kind, pauseMs, base, max, LEDGER_KEEP_MS].map((v) => String(v));
+    const [failures, pause] = expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SLOT_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isPair);
+    return { failures, pauseMs: pause };
   }
 }
 

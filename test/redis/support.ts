@@ -107,33 +107,36 @@ export interface CheckReply {
   maxRssKb: number;
 }
 
-/** A child process running one RobotsCache on the fleet's store, answering check requests. */
-export class FleetProcess {
+/**
+ * A child process of a test fleet speaking JSON lines: a request {id, ...} on stdin gets a reply
+ * {id, ...} on stdout, and {event} lines (store events) are kept as they come.
+ */
+export class FleetChild<Reply> {
   /** The store events the process reported, in order. */
   readonly events: string[] = [];
   readonly #child: ChildProcess;
-  readonly #waiting = new Map<number, (reply: CheckReply) => void>();
+  readonly #waiting = new Map<number, (reply: Reply) => void>();
   #next = 0;
   readonly exited: Promise<number | null>;
 
-  constructor(options: FleetOptions) {
-    this.#child = spawn(process.execPath, [new URL('./fleet-process.mjs', import.meta.url).pathname, JSON.stringify(options)], {
+  constructor(script: string, options: object) {
+    this.#child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, JSON.stringify(options)], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     this.exited = new Promise((resolve) => this.#child.once('exit', resolve));
     createInterface({ input: this.#child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as CheckReply & { id?: number; event?: string };
+      const message = JSON.parse(line) as Reply & { id?: number; event?: string };
       if (message.event !== undefined) this.events.push(message.event);
       else this.#waiting.get(message.id!)?.(message);
     });
   }
 
-  /** The process's verdicts for `urls` ('1' allowed, '0' not, one char a URL), its fetches so far and its peak RSS. */
-  check(urls: string[]): Promise<CheckReply> {
+  /** Sends `request` and resolves with the process's reply to it. */
+  ask(request: object): Promise<Reply> {
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#waiting.set(id, resolve);
-      this.#child.stdin!.write(`${JSON.stringify({ id, urls })}\n`);
+      this.#child.stdin!.write(`${JSON.stringify({ ...request, id })}\n`);
     });
   }
 
@@ -150,11 +153,24 @@ export class FleetProcess {
   }
 }
 
+/** A child process running one RobotsCache on the fleet's store, answering check requests. */
+export class FleetProcess extends FleetChild<CheckReply> {
+  constructor(options: FleetOptions) {
+    super('./fleet-process.mjs', options);
+  }
+
+  /** The process's verdicts for `urls` ('1' allowed, '0' not, one char a URL), its fetches so far and its peak RSS. */
+  check(urls: string[]): Promise<CheckReply> {
+    return this.ask({ urls });
+  }
+}
+
 /** What a fleet test file shares: its redis-server, and the current test's sites and processes. */
 export interface FleetTestState {
   redis: RedisServer;
   sites: Site[];
-  processes: FleetProcess[];
+  /** Killed after each test. */
+  processes: { kill(): Promise<unknown> }[];
 }
 
 /**

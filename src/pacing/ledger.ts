@@ -1,0 +1,133 @@
+// The fleet's pacing ledger: what a store shared by the processes of a crawl keeps per origin
+// so that they pace it together, and the reference implementation of it in memory (MemoryStore
+// uses it; robots-wasm/redis keeps the same ledger in a Redis script). A start is reserved in
+// one step: the ledger says when, and holds the slot from then until it is released or its
+// lease ends, so a process that dies holding one stalls nobody past the lease. A request turned
+// away (every slot held) gets a place in line, so that the process that just released a slot
+// cannot take the next one ahead of those that waited for it. Times in
+// requests and replies are durations from the ledger's clock, never instants, so that the
+// processes' clocks need not agree.
+
+import { LocalSchedule } from './schedule.js';
+
+/** What a Pacer asks of the ledger to start a request to an origin. */
+export interface SlotRequest {
+  /** The spacing the start sets before the next one, in ms. */
+  delayMs: number;
+  /** Slots held or reserved at once across the fleet. */
+  maxConcurrent: number;
+  /** How long a slot holds from its start when it is not released, in ms. */
+  leaseMs: number;
+  /** The longest the ledger may make the start wait, in ms: a pause or spacing beyond it (written by something else) is cut to it. */
+  maxWaitMs: number;
+}
+
+/** The ledger's answer: a start reserved in `waitMs`, or none free yet. */
+export interface SlotReply {
+  /** True when the slot is reserved: the request may start in `waitMs`. */
+  reserved: boolean;
+  /** Reserved: ms until the start. Not reserved (the request is in line): ms until the origin's next start, 0 when only a slot must come free. */
+  waitMs: number;
+}
+
+/** How a slot ended, as the ledger steers the origin by it. */
+export type SlotEnd =
+  | { kind: 'success' | 'none' }
+  | { kind: 'pause'; pauseMs: number }
+  | { kind: 'failure'; backoffBaseMs: number; backoffMaxMs: number };
+
+/** The ledger's answer to a release: failures in a row fleet-wide, and the pause now in force from this end (0 for none). */
+export interface SlotEndReply {
+  failures: number;
+  pauseMs: number;
+}
+
+/** The pause after `failures` failures in a row: `base` doubled for each before the last, at most `max`. */
+export function backoffMs(failures: number, base: number, max: number): number {
+  return Math.min(max, base * 2 ** Math.min(Math.max(failures, 1) - 1, 52));
+}
+
+/**
+ * How long a waiter turned away keeps its place in line after the wait it was told: long
+ * enough for a pacer to come back (it polls at most every 400 ms), short enough that one that
+ * died or gave up holds the line up only briefly.
+ */
+export const WAITER_GRACE_MS = 1000;
+
+/** Ledger calls between two sweeps: often enough to bound memory, rarely enough to cost nothing per call. */
+const SWEEP_EVERY = 4096;
+
+/** Per origin in a SlotLedger: slots reserved or held, and the waiters turned away, in the order they came. */
+interface OriginLedger {
+  /** Slot to when its lease ends. */
+  slots: Map<string, number>;
+  /** Slot to when its place in line lapses, in arrival order. */
+  waiters: Map<string, number>;
+}
+
+/** The same ledger in this process's memory, with its own clock: what MemoryStore shares between the pacers of a process. */
+export class SlotLedger {
+  readonly #schedule = new LocalSchedule();
+  readonly #origins = new Map<string, OriginLedger>();
+  /** Calls since the last sweep of origins nobody came back to. */
+  #calls = 0;
+
+  /** Reserves a start for `slot` on `key`, or puts it in line; see RobotsStore.reserveSlot. */
+  reserve(key: string, slot: string, request: SlotRequest, now = Date.now()): SlotReply {
+    this.#sweepNow(now);
+    const o = this.#live(key, now);
+    const at = Math.min(Math.max(this.#schedule.startAt(key), now), now + request.maxWaitMs);
+    const first = o.waiters.keys().next().value;
+    if (o.slots.size >= request.maxConcurrent || (first !== undefined && first !== slot)) {
+      o.waiters.set(slot, now + (at - now) + WAITER_GRACE_MS);
+      return { reserved: false, waitMs: at - now };
+    }
+    o.waiters.delete(slot);
+    this.#schedule.started(key, at, request.delayMs);
+    o.slots.set(slot, at + request.leaseMs);
+    return { reserved: true, waitMs: at - now };
+  }
+
+  /** Ends `slot` on `key` (held, reserved or in line) and steers the origin by `end`; see RobotsStore.releaseSlot. */
+  release(key: string, slot: string, end: SlotEnd, now = Date.now()): SlotEndReply {
+    this.#sweepNow(now);
+    const o = this.#origins.get(key);
+    o?.slots.delete(slot);
+    o?.waiters.delete(slot);
+    let pauseMs = 0;
+    let failures = 0;
+    if (end.kind === 'success') this.#schedule.succeeded(key);
+    else if (end.kind === 'pause') pauseMs = end.pauseMs;
+    else if (end.kind === 'failure') {
+      failures = this.#schedule.failed(key);
+      pauseMs = backoffMs(failures, end.backoffBaseMs, end.backoffMaxMs);
+    }
+    if (pauseMs > 0) this.#schedule.pause(key, now + pauseMs);
+    this.#forgetIfPast(key, now);
+    return { failures, pauseMs };
+  }
+
+  /** Now and then, drops the origins whose slots, line and schedule are all past: memory follows the origins in use. */
+  #sweepNow(now: number): void {
+    if (++this.#calls < SWEEP_EVERY) return;
+    this.#calls = 0;
+    for (const key of [...this.#origins.keys()]) this.#live(key, now);
+    for (const key of [...this.#schedule.origins()]) this.#forgetIfPast(key, now);
+  }
+
+  /** Drops the origin when it holds nothing: no slot, nobody in line, no start or pause ahead. */
+  #forgetIfPast(key: string, now: number): void {
+    const o = this.#origins.get(key);
+    if (o !== undefined && (o.slots.size > 0 || o.waiters.size > 0)) return;
+    this.#origins.delete(key);
+    this.#schedule.forgetIfPast(key, now);
+  }
+
+  /** The origin's ledger, with lapsed leases and places in line dropped. */
+  #live(key: string, now: number): OriginLedger {
+    let o = this.#origins.get(key);
+    if (o === undefined) this.#origins.set(key, (o = { slots: new Map(), waiters: new Map() }));
+    for (const map of [o.slots, o.waiters]) for (const [slot, until] of map) if (until <= now) map.delete(slot);
+    return o;
+  }
+}
