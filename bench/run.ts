@@ -1,18 +1,18 @@
 // npm run bench [-- --quick]: robots-wasm and its peers on the same inputs, in one run.
-// Prints the report tables and writes bench/results.json, then runs the frontier group
-// (bench/frontier.ts, bench/frontier.json) and the fleet group (bench/fleet.ts,
-// bench/fleet.json). `npm run bench -- adversarial` runs the adversarial inputs instead
-// (bench/adversarial.ts) and writes bench/adversarial.json; `npm run bench -- frontier
-// [--corpus DIR] [--strings href]` the frontier group alone, `npm run bench -- fleet` the
-// fleet group alone, `npm run bench -- linear [--corpus DIR]` the costs behind the linear
-// budget (bench/linear-cost.ts).
+// Prints the report tables and writes bench/results.json, then runs the pacer group
+// (bench/pacer.ts, bench/pacer.json), the frontier group (bench/frontier.ts,
+// bench/frontier.json) and the fleet group (bench/fleet.ts, bench/fleet.json).
+// `npm run bench -- adversarial` runs the adversarial inputs instead (bench/adversarial.ts)
+// and writes bench/adversarial.json; `npm run bench -- frontier [--corpus DIR] [--strings
+// href]` the frontier group alone, `npm run bench -- fleet` the fleet group alone,
+// `npm run bench -- pacer` the pacer group alone, `npm run bench -- linear [--corpus DIR]` the
+// costs behind the linear budget (bench/linear-cost.ts).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Bench } from 'tinybench';
 import { RobotsCache, RobotsTxt, type RobotsCacheSnapshot } from 'robots-wasm';
 import { RobotsPool } from 'robots-wasm/pool';
 import { benchFiles, benchUrls, frontierUrls, syntheticRobots } from './inputs.js';
@@ -20,9 +20,10 @@ import { PEERS, robotsParserFor, type PeerChecker } from './peers.js';
 import { runAdversarial, runLintAdversarial, runTargets } from './adversarial.js';
 import { corpusArgs, runFrontierGroup, stringsArg } from './frontier.js';
 import { runFleetGroup } from './fleet.js';
+import { runPacerGroup } from './pacer.js';
 import { IndependentPair, type PairTask } from './parallel-ceiling.js';
 import { printTable, formatRate, formatTime, formatRatio } from './report.js';
-import { collectGarbage, machineInfo, median } from './measure.js';
+import { awaited, collectGarbage, machineInfo, measureRounds, median, type RoundTimes, type Task } from './measure.js';
 
 const quick = process.argv.includes('--quick');
 const URL_COUNT = quick ? 30_000 : 1_000_000;
@@ -48,66 +49,12 @@ const CACHE_ORIGINS = quick ? 100 : 1000;
 /** Fewest URLs a per-URL checker gets per call (the slowest peers take ~1 ms per URL). */
 const MIN_SAMPLE = quick ? 50 : 200;
 
-/** A task that returns a promise, which each timed call awaits. */
-interface AwaitedTask {
-  awaited: () => Promise<unknown>;
-}
-
-/** A benchmark task: a function timed as it runs, or one whose promise is awaited. */
-type Task = (() => unknown) | AwaitedTask;
-
-/** Marks a task whose promise each timed call awaits. */
-function awaited(fn: () => Promise<unknown>): AwaitedTask {
-  return { awaited: fn };
-}
-
 /**
- * Milliseconds per call of each task in each of `rounds` rounds (tinybench's median, p50).
- * Tasks compared with each other are measured in the same rounds, in alternating order, so
- * that a slow spell of this shared machine hits them alike; a ratio between two of them is
- * therefore taken within each round and then the median over rounds (RoundTimes.median).
- *
- * tinybench is told which tasks are asynchronous: left to find out, it calls a task that is
- * not an async function once and does not await it, and that stray run of a pool or worker
- * task went on beside the measurements that followed it.
+ * Milliseconds per call of each task in each of `rounds` rounds, with this run's timings
+ * (measure.ts: measureRounds).
  */
-async function measureGroup(tasks: Record<string, Task>, minIterations = 3, rounds = ROUNDS): Promise<RoundTimes> {
-  const names = Object.keys(tasks);
-  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      const bench = new Bench({ time: TASK_MS / rounds, iterations: minIterations, warmupTime: round === 0 ? WARMUP_MS : 50, warmupIterations: 2 });
-      const task = tasks[name];
-      if (typeof task === 'function') bench.add(name, task, { async: false });
-      else bench.add(name, task.awaited, { async: true });
-      await bench.run();
-      const result = bench.tasks[0].result as { latency?: { p50: number }; error?: unknown };
-      if (result.latency === undefined) throw new Error(`benchmark task ${name} failed: ${String(result.error)}`);
-      samples[name].push(result.latency.p50);
-    }
-  }
-  return new RoundTimes(samples);
-}
-
-/** The per-round times of a measured group. */
-class RoundTimes {
-  constructor(private readonly samples: Record<string, number[]>) {}
-
-  /** Median milliseconds per call of each task. */
-  medians(): Record<string, number> {
-    return Object.fromEntries(Object.entries(this.samples).map(([name, values]) => [name, median(values)]));
-  }
-
-  /** The median over rounds of `figure`, computed from one round's times (ms per task). */
-  median(figure: (ms: Record<string, number>) => number): number {
-    const rounds = Object.values(this.samples)[0].length;
-    const values: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      values.push(figure(Object.fromEntries(Object.entries(this.samples).map(([name, times]) => [name, times[r]]))));
-    }
-    return median(values);
-  }
+function measureGroup(tasks: Record<string, Task>, minIterations = 3, rounds = ROUNDS): Promise<RoundTimes> {
+  return measureRounds(tasks, { taskMs: TASK_MS, warmupMs: WARMUP_MS, minIterations, rounds });
 }
 
 /** How many URLs a per-URL checker gets per call: about TASK_MS / 8 of work, at least MIN_SAMPLE. */
@@ -422,6 +369,11 @@ async function main(): Promise<void> {
     await runFleetGroup({ quick });
     return;
   }
+  if (process.argv.includes('pacer')) {
+    console.log(`robots-wasm pacer benchmark${quick ? ' (--quick)' : ''}; ${onMachine}`);
+    await runPacerGroup({ quick });
+    return;
+  }
   if (process.argv.includes('linear')) {
     console.log(`robots-wasm linear budget costs; ${onMachine}`);
     // Loaded only here: it runs the library's sources, a second copy beside the package's.
@@ -527,6 +479,8 @@ async function main(): Promise<void> {
   const results = { machine, quick, urlCount: URL_COUNT, seconds, files: fileResults, scaling, pool, cli, cache, targets: targets.map(([name, value, wanted, ok]) => ({ name, value, wanted, met: ok })) };
   writeFileSync(new URL('../../bench/results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nbench/results.json written (${seconds.toFixed(0)} s)`);
+  collectGarbage();
+  await runPacerGroup({ quick });
   // Last, in child processes of their own: a crawler's frontier over many hosts (one round:
   // the group alone runs more), then a fleet of crawlers sharing Redis.
   runFrontierGroup({ quick, corpus: [], rounds: 1 });

@@ -1,0 +1,137 @@
+// The pacer group (`npm run bench -- pacer [--quick]`, and a group of `npm run bench`): what
+// Pacer.acquire and PacerSlot.release cost when no wait is due, in one process with no store.
+// The RobotsCache is loaded from a snapshot whose origins all allow everything with no
+// Crawl-delay, so nothing is fetched while timing, and the calls rotate over ORIGINS origins
+// with minDelayMs 0. The peer is the pacer a crawler writes for itself: a Map of per-origin
+// next-allowed times with the same async shape. Prints the table and the targets, and writes
+// bench/pacer.json.
+
+import { writeFileSync } from 'node:fs';
+import { Pacer, RobotsCache, type RobotsCacheSnapshot } from 'robots-wasm';
+import { awaited, collectGarbage, machineInfo, measureRounds } from './measure.js';
+import { formatRatio, printTable } from './report.js';
+
+const AGENT = 'ExampleBot';
+/** Origins the calls rotate over, as a crawler's frontier does. */
+const ORIGINS = 1000;
+/** acquire + release pairs per timed call: enough that tinybench's own cost per call is noise. */
+const CALLS = 1000;
+const WANTED_US = 2;
+const WANTED_RATIO = 2;
+
+/** What to run: the sizes of --quick or the full ones. */
+export interface PacerGroupOptions {
+  quick: boolean;
+}
+
+/** What a pacer's slot offers the bench: release, with how the request went. */
+interface Slot {
+  release(outcome?: { status: number }): void;
+}
+
+/** The peer: per-origin next-allowed times in a Map, acquire resolving at once when the origin is due. */
+class MapPacer {
+  readonly #next = new Map<string, number>();
+  constructor(private readonly delayMs: number) {}
+
+  /** Resolves when `url`'s origin may start: at once when due, else after the spacing. */
+  acquire(url: string): Promise<Slot> {
+    // Every bench URL is `http://host/...`: the origin is what precedes the first path slash.
+    const origin = url.slice(0, url.indexOf('/', 8));
+    const now = Date.now();
+    const at = this.#next.get(origin) ?? 0;
+    if (at <= now) {
+      this.#next.set(origin, now + this.delayMs);
+      return Promise.resolve({ release: () => undefined });
+    }
+    return new Promise((resolve) => setTimeout(() => resolve(this.acquire(url)), at - now));
+  }
+}
+
+/** The group's figures, as bench/pacer.json records them. */
+export interface PacerGroupResult {
+  /** Median µs per acquire + release pair of each pacer. */
+  usPerCall: Record<string, number>;
+  /** The same, each round. */
+  usPerCallByRound: Record<string, number[]>;
+  /** Pacer's per-call cost over the Map pacer's, within each round (median over rounds). */
+  pacerOverMap: number;
+  /** robots.txt fetches while timed: must be 0. */
+  fetches: number;
+  /** Slots the Pacer counted as waited for: with no delay due, only a pause of the process (a collection) of a millisecond or more between reading robots.txt and the start makes one. */
+  waits: number;
+  acquired: number;
+}
+
+/** A RobotsCache holding `origins`, each allowing everything with no delay, fresh for a day. */
+function warmCache(origins: string[]): RobotsCache {
+  const now = Date.now();
+  const body = Buffer.from('User-agent: *\nAllow: /\n').toString('base64');
+  const snapshot: RobotsCacheSnapshot = {
+    version: 1,
+    entries: origins.map((origin) => ({
+      status: 'ok', origin, httpStatus: 200, finalUrl: `${origin}/robots.txt`, redirects: 0, fetchedAt: now, expiresAt: now + 86_400_000,
+      error: undefined, body, etag: undefined, lastModified: undefined, unreachableSince: undefined,
+    })),
+  };
+  return RobotsCache.import(snapshot, { agent: AGENT });
+}
+
+/** A timed task: CALLS acquire + release pairs in turn, rotating over `urls`. */
+function rotation(pacer: { acquire(url: string): Promise<Slot> }, urls: string[]): () => Promise<void> {
+  let next = 0;
+  return async () => {
+    for (let i = 0; i < CALLS; i++) {
+      const slot = await pacer.acquire(urls[next]);
+      slot.release({ status: 200 });
+      next = next + 1 === urls.length ? 0 : next + 1;
+    }
+  };
+}
+
+/** Runs the measurements, prints the table and the targets, and writes bench/pacer.json. */
+export async function runPacerGroup(options: PacerGroupOptions): Promise<PacerGroupResult> {
+  const rounds = options.quick ? 3 : 9;
+  const taskMs = options.quick ? 300 : 2700;
+  const origins = Array.from({ length: ORIGINS }, (_, i) => `http://site-${i}.example`);
+  const urls = origins.map((origin, i) => `${origin}/page/${i}?q=${i % 7}`);
+  const cache = warmCache(origins);
+  const pacer = new Pacer({ cache, minDelayMs: 0 });
+  const peer = new MapPacer(0);
+  const names = { pacer: 'robots-wasm Pacer', map: 'Map of timestamps (peer)' };
+  collectGarbage();
+  const times = await measureRounds(
+    { [names.pacer]: awaited(rotation(pacer, urls)), [names.map]: awaited(rotation(peer, urls)) },
+    { taskMs, warmupMs: options.quick ? 100 : 400, minIterations: 5, rounds },
+  );
+  const us = (ms: number) => (ms * 1000) / CALLS;
+  const medians = times.medians();
+  const stats = pacer.stats();
+  const result: PacerGroupResult = {
+    usPerCall: { pacer: us(medians[names.pacer]), map: us(medians[names.map]) },
+    usPerCallByRound: Object.fromEntries(Object.entries(times.perRound()).map(([name, ms]) => [name === names.pacer ? 'pacer' : 'map', ms.map(us)])),
+    pacerOverMap: times.median((ms) => ms[names.pacer] / ms[names.map]),
+    fetches: cache.fetches,
+    waits: stats.waits,
+    acquired: stats.acquired,
+  };
+  printTable(`Pacer: acquire + release, no delay due, no store (${ORIGINS.toLocaleString('en')} origins in turn, ${CALLS.toLocaleString('en')} pairs per timed call, medians of ${rounds} rounds)`,
+    ['pacer', 'per call', 'vs Map of timestamps'],
+    [
+      [names.pacer, `${result.usPerCall.pacer.toFixed(3)} µs`, formatRatio(result.pacerOverMap)],
+      [names.map, `${result.usPerCall.map.toFixed(3)} µs`, '1.00x'],
+    ]);
+  console.log(`\nPacer / Map within each round (median): ${formatRatio(result.pacerOverMap)}; per round: ${times.perRound()[names.pacer].map((ms, r) => (ms / times.perRound()[names.map][r]).toFixed(2)).join(', ')}. While timed the Pacer gave ${result.acquired.toLocaleString('en')} slots, counted ${result.waits} as waited for (a pause of the process, no delay is due) and the cache fetched ${result.fetches} robots.txt.`);
+  const targets = [
+    { name: 'Pacer acquire + release, no delay due (µs)', measured: result.usPerCall.pacer.toFixed(3), wanted: `< ${WANTED_US} µs`, met: result.usPerCall.pacer < WANTED_US },
+    { name: 'Pacer / Map of timestamps, per call', measured: result.pacerOverMap.toFixed(2), wanted: `<= ${WANTED_RATIO}x`, met: result.pacerOverMap <= WANTED_RATIO },
+  ];
+  printTable('Pacer targets', ['target', 'measured', 'wanted', ''], targets.map((t) => [t.name, t.measured, t.wanted, t.met ? 'met' : 'NOT MET']));
+  const problems = result.fetches === 0 ? [] : [`the cache fetched ${result.fetches} robots.txt while timed`];
+  const out = { machine: machineInfo(), quick: options.quick, parameters: { origins: ORIGINS, callsPerTimedCall: CALLS, rounds, taskMs, agent: AGENT }, ...result, problems, targets };
+  writeFileSync(new URL('../../bench/pacer.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
+  console.log('\nbench/pacer.json written');
+  pacer.cache.clear();
+  if (problems.length > 0) throw new Error(`pacer: ${problems.join('; ')}`);
+  return result;
+}
