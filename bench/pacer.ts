@@ -3,8 +3,9 @@
 // The RobotsCache is loaded from a snapshot whose origins all allow everything with no
 // Crawl-delay, so nothing is fetched while timing, and the calls rotate over ORIGINS origins
 // with minDelayMs 0. The peer is the pacer a crawler writes for itself: a Map of per-origin
-// next-allowed times with the same async shape. Prints the table and the targets, and writes
-// bench/pacer.json.
+// next-allowed times with the same async shape. RobotsCache.get alone, awaited per call, is
+// timed beside them: the read of robots.txt every acquire makes, a floor under the Pacer's
+// cost. Prints the table and the targets, and writes bench/pacer.json.
 
 import { writeFileSync } from 'node:fs';
 import { Pacer, RobotsCache, type RobotsCacheSnapshot } from 'robots-wasm';
@@ -54,6 +55,8 @@ export interface PacerGroupResult {
   usPerCall: Record<string, number>;
   /** The same, each round. */
   usPerCallByRound: Record<string, number[]>;
+  /** RobotsCache.get's per-call cost over the Map pacer's, within each round (median over rounds). */
+  cacheGetOverMap: number;
   /** Pacer's per-call cost over the Map pacer's, within each round (median over rounds). */
   pacerOverMap: number;
   /** robots.txt fetches while timed: must be 0. */
@@ -98,18 +101,21 @@ export async function runPacerGroup(options: PacerGroupOptions): Promise<PacerGr
   const cache = warmCache(origins);
   const pacer = new Pacer({ cache, minDelayMs: 0 });
   const peer = new MapPacer(0);
-  const names = { pacer: 'robots-wasm Pacer', map: 'Map of timestamps (peer)' };
+  const names = { pacer: 'robots-wasm Pacer', map: 'Map of timestamps (peer)', cacheGet: 'RobotsCache.get alone' };
+  // The same rotation with the cache read alone: a slot that releases nothing.
+  const reader = { acquire: (url: string) => cache.get(url).then(() => ({ release: () => undefined })) };
   collectGarbage();
   const times = await measureRounds(
-    { [names.pacer]: awaited(rotation(pacer, urls)), [names.map]: awaited(rotation(peer, urls)) },
+    { [names.pacer]: awaited(rotation(pacer, urls)), [names.map]: awaited(rotation(peer, urls)), [names.cacheGet]: awaited(rotation(reader, urls)) },
     { taskMs, warmupMs: options.quick ? 100 : 400, minIterations: 5, rounds },
   );
   const us = (ms: number) => (ms * 1000) / CALLS;
   const medians = times.medians();
   const stats = pacer.stats();
   const result: PacerGroupResult = {
-    usPerCall: { pacer: us(medians[names.pacer]), map: us(medians[names.map]) },
-    usPerCallByRound: Object.fromEntries(Object.entries(times.perRound()).map(([name, ms]) => [name === names.pacer ? 'pacer' : 'map', ms.map(us)])),
+    usPerCall: { pacer: us(medians[names.pacer]), map: us(medians[names.map]), cacheGet: us(medians[names.cacheGet]) },
+    usPerCallByRound: { pacer: times.perRound()[names.pacer].map(us), map: times.perRound()[names.map].map(us), cacheGet: times.perRound()[names.cacheGet].map(us) },
+    cacheGetOverMap: times.median((ms) => ms[names.cacheGet] / ms[names.map]),
     pacerOverMap: times.median((ms) => ms[names.pacer] / ms[names.map]),
     fetches: cache.fetches,
     waits: stats.waits,
@@ -120,6 +126,7 @@ export async function runPacerGroup(options: PacerGroupOptions): Promise<PacerGr
     [
       [names.pacer, `${result.usPerCall.pacer.toFixed(3)} µs`, formatRatio(result.pacerOverMap)],
       [names.map, `${result.usPerCall.map.toFixed(3)} µs`, '1.00x'],
+      [`${names.cacheGet} (the read every acquire makes)`, `${result.usPerCall.cacheGet.toFixed(3)} µs`, formatRatio(result.cacheGetOverMap)],
     ]);
   console.log(`\nPacer / Map within each round (median): ${formatRatio(result.pacerOverMap)}; per round: ${times.perRound()[names.pacer].map((ms, r) => (ms / times.perRound()[names.map][r]).toFixed(2)).join(', ')}. While timed the Pacer gave ${result.acquired.toLocaleString('en')} slots, counted ${result.waits} as waited for (a pause of the process, no delay is due) and the cache fetched ${result.fetches} robots.txt.`);
   const targets = [
