@@ -13,6 +13,7 @@ import { originOf } from '../fetch/origin.js';
 import type { HeadersInput } from '../tags/controls.js';
 import type { Pacing, TimeWindow } from '../robots/pacing.js';
 import { backoffMs, type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from './ledger.js';
+import type { RobotsTxt } from '../robots-txt.js';
 import { headerValue, retryAfterMs } from './retry-after.js';
 import { LocalSchedule, type PaceSchedule } from './schedule.js';
 
@@ -304,6 +305,8 @@ export class Pacer {
   #reservations = 0;
   /** The fastest round trip to the ledger seen: the part of a reply's delay that is the network's, not a busy loop's. */
   #fastestRoundTripMs = Infinity;
+  /** Each file's pacing for the agent, read once: a file never changes, a refresh brings a new RobotsTxt, and a dropped one takes its entry with it. */
+  readonly #pacings = new WeakMap<RobotsTxt, Pacing>();
 
   constructor(options: PacerOptions) {
     if (options === null || typeof options !== 'object') throw new RangeError('robots-wasm: Pacer needs options with a cache or an agent');
@@ -363,7 +366,10 @@ export class Pacer {
   async #pacingOf(origin: string): Promise<Pacing | undefined> {
     try {
       const result = await this.cache.get(origin);
-      return result.status === 'ok' ? result.robots.pacing(this.agent) : undefined;
+      if (result.status !== 'ok') return undefined;
+      let pacing = this.#pacings.get(result.robots);
+      if (pacing === undefined) this.#pacings.set(result.robots, (pacing = result.robots.pacing(this.agent)));
+      return pacing;
     } catch {
       // A cache that fails is a robots.txt that could not be read: the pacer's own floor applies.
       return undefined;
