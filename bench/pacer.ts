@@ -2,8 +2,9 @@
 // Pacer.acquire and PacerSlot.release cost when no wait is due, in one process with no store.
 // The RobotsCache is loaded from a snapshot whose origins all allow everything with no
 // Crawl-delay, so nothing is fetched while timing, and the calls rotate over ORIGINS origins
-// with minDelayMs 0. The peer is the pacer a crawler writes for itself: a Map of per-origin
-// next-allowed times with the same async shape. RobotsCache.get alone, awaited per call, is
+// with minDelayMs 0. The peer is the pacer a crawler writes for itself: the URL parser's
+// origin, and a Map of per-origin next-allowed times spaced by a Map of delays, with the same
+// async shape. RobotsCache.get alone, awaited per call, is
 // timed beside them: the read of robots.txt every acquire makes, a floor under the Pacer's
 // cost. Prints the table and the targets, and writes bench/pacer.json.
 
@@ -30,19 +31,22 @@ interface Slot {
   release(outcome?: { status: number }): void;
 }
 
-/** The peer: per-origin next-allowed times in a Map, acquire resolving at once when the origin is due. */
+/**
+ * The peer: the pacer a crawler writes for itself. Per origin (as the WHATWG URL parser gives
+ * it) a next-allowed time in a Map, spaced by the origin's delay from a Map the crawler filled
+ * from each robots.txt; acquire resolves at once when the origin is due.
+ */
 class MapPacer {
   readonly #next = new Map<string, number>();
-  constructor(private readonly delayMs: number) {}
+  constructor(private readonly delays: Map<string, number>) {}
 
   /** Resolves when `url`'s origin may start: at once when due, else after the spacing. */
   acquire(url: string): Promise<Slot> {
-    // Every bench URL is `http://host/...`: the origin is what precedes the first path slash.
-    const origin = url.slice(0, url.indexOf('/', 8));
+    const origin = new URL(url).origin;
     const now = Date.now();
     const at = this.#next.get(origin) ?? 0;
     if (at <= now) {
-      this.#next.set(origin, now + this.delayMs);
+      this.#next.set(origin, now + (this.delays.get(origin) ?? 0));
       return Promise.resolve({ release: () => undefined });
     }
     return new Promise((resolve) => setTimeout(() => resolve(this.acquire(url)), at - now));
@@ -100,7 +104,7 @@ export async function runPacerGroup(options: PacerGroupOptions): Promise<PacerGr
   const urls = origins.map((origin, i) => `${origin}/page/${i}?q=${i % 7}`);
   const cache = warmCache(origins);
   const pacer = new Pacer({ cache, minDelayMs: 0 });
-  const peer = new MapPacer(0);
+  const peer = new MapPacer(new Map(origins.map((origin) => [origin, 0])));
   const names = { pacer: 'robots-wasm Pacer', map: 'Map of timestamps (peer)', cacheGet: 'RobotsCache.get alone' };
   // The same rotation with the cache read alone: a slot that releases nothing.
   const reader = { acquire: (url: string) => cache.get(url).then(() => ({ release: () => undefined })) };

@@ -220,12 +220,12 @@ describe('Pacer: aborts and memory', () => {
     await expect(p.acquire(url, { signal: done.signal })).rejects.toBe('gone');
   });
 
-  it('forgets an origin once it is idle and its next start is past', async () => {
+  it('forgets an origin within a second once it is idle and its next start is past', async () => {
     const rec = await site('User-agent: *\nCrawl-delay: 0.1\n');
     const p = pacer();
     await crawl(p, rec, 2);
     expect(Object.keys(p.stats().origins)).toEqual([rec.site.origin]);
-    await sleep(150);
+    await sleep(1150);
     expect(p.stats().origins).toEqual({});
     expect(p.stats().acquired).toBe(2);
   });
@@ -254,6 +254,9 @@ describe('Pacer: clamps, unreadable robots.txt, garbled values', () => {
     expect(error).toBeInstanceOf(PacingSkipError);
     expect(error).toMatchObject({ origin: rec.site.origin, delayMs: 30_000 });
     expect(p.stats().skips).toBe(1);
+    // Nothing is left waiting or held, and the origin is forgotten at the next sweep.
+    expect(p.stats().origins[rec.site.origin]).toMatchObject({ waiting: 0, held: 0, skips: 1 });
+    await sleep(1100);
     expect(p.stats().origins).toEqual({});
   });
 

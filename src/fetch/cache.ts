@@ -144,6 +144,15 @@ function recordOf(origin: string, r: RobotsFetchResult, unreachableSince: number
 let restore: (cache: RobotsCache, checked: CheckedRecord) => void;
 let entriesOf: (cache: RobotsCache) => [string, Entry][];
 let linkOf: (cache: RobotsCache) => StoreLink | undefined;
+let readyOf: (cache: RobotsCache, origin: string) => RobotsFetchResult | undefined;
+
+/**
+ * Internal (the Pacer's path without a wait): the origin's result when it is cached and fresh,
+ * marked used; undefined when it must be fetched or refreshed first (which this starts).
+ */
+export function readyResult(cache: RobotsCache, origin: string): RobotsFetchResult | undefined {
+  return readyOf(cache, origin);
+}
 
 /** Internal (the Pacer): the cache's link to its store, so that pacing shares its timeouts and reports one outage once. */
 export function storeLinkOf(cache: RobotsCache): StoreLink | undefined {
@@ -369,6 +378,10 @@ export class RobotsCache {
     // A copy of the list: the cache goes on working while its records are written.
     entriesOf = (cache) => [...cache.#entries];
     linkOf = (cache) => cache.#link;
+    readyOf = (cache, origin) => {
+      const ready = cache.#readyNow(origin);
+      return ready instanceof Promise ? undefined : ready.result;
+    };
   }
 
   /** Drops every entry and frees its tables. */

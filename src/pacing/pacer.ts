@@ -7,7 +7,8 @@
 // also reserved in it, so that the processes of a fleet pace each origin together; the process
 // keeps its own schedule as well, which alone paces it while the store is out.
 
-import { RobotsCache, storeLinkOf } from '../fetch/cache.js';
+import { readyResult, RobotsCache, storeLinkOf } from '../fetch/cache.js';
+import type { RobotsFetchResult } from '../fetch/fetch.js';
 import { STORE_OUT, type StoreLink } from '../fetch/fleet.js';
 import { originOf } from '../fetch/origin.js';
 import type { HeadersInput } from '../tags/controls.js';
@@ -162,7 +163,8 @@ interface Reservation {
 /** The local part of an origin's state: its queue, the slots held, its timer, its counts. */
 interface OriginQueue {
   waiters: Waiter[];
-  held: Set<PacerSlot>;
+  /** Slots given and not yet released (a count: a set emptied and refilled on every request costs more than it tells). */
+  held: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   counts: PacerCounts;
   reservation: Reservation | undefined;
@@ -179,6 +181,8 @@ const MAX_POLL_MS = 400;
  * MAX_MISSED, so that a process always busy still gets its turns.
  */
 const LATE_MS = 10;
+/** How long after an origin falls idle it is looked at for forgetting. */
+const SWEEP_MS = 1000;
 const MAX_MISSED = 3;
 
 /** What reserveSlot and releaseSlot may answer. */
@@ -305,6 +309,8 @@ export class Pacer {
   #reservations = 0;
   /** The fastest round trip to the ledger seen: the part of a reply's delay that is the network's, not a busy loop's. */
   #fastestRoundTripMs = Infinity;
+  /** The timer of the next sweep of idle origins, while one is due. */
+  #sweep: ReturnType<typeof setTimeout> | undefined;
   /** Each file's pacing for the agent, read once: a file never changes, a refresh brings a new RobotsTxt, and a dropped one takes its entry with it. */
   readonly #pacings = new WeakMap<RobotsTxt, Pacing>();
 
@@ -335,6 +341,8 @@ export class Pacer {
     const signal = options?.signal;
     if (signal !== undefined && !(signal instanceof AbortSignal)) return Promise.reject(new TypeError('robots-wasm: signal must be an AbortSignal'));
     if (signal?.aborted === true) return Promise.reject(signal.reason);
+    const now = this.#startsNow(origin);
+    if (now !== undefined) return Promise.resolve(now);
     return new Promise<PacerSlot>((resolve, reject) => {
       const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, slot: undefined, missed: 0, windows: undefined, resolve, reject, signal, onAbort: undefined };
       const queue = this.#queueOf(origin);
@@ -351,43 +359,77 @@ export class Pacer {
   stats(): PacerStats {
     const origins: Record<string, PacerOriginStats> = {};
     for (const [origin, q] of this.#queues) {
-      origins[origin] = { ...q.counts, held: q.held.size, waiting: q.waiters.length, nextStartAt: this.#schedule.startAt(origin) };
+      origins[origin] = { ...q.counts, held: q.held, waiting: q.waiters.length, nextStartAt: this.#schedule.startAt(origin) };
     }
     return { ...this.#totals, origins };
   }
 
   #queueOf(origin: string): OriginQueue {
     let q = this.#queues.get(origin);
-    if (q === undefined) this.#queues.set(origin, (q = { waiters: [], held: new Set(), timer: undefined, counts: zeroCounts(), reservation: undefined, pollMs: FIRST_POLL_MS }));
+    if (q === undefined) this.#queues.set(origin, (q = { waiters: [], held: 0, timer: undefined, counts: zeroCounts(), reservation: undefined, pollMs: FIRST_POLL_MS }));
     return q;
   }
 
   /** The origin's pacing as its cached robots.txt asks; undefined when unavailable, unreachable or unreadable. */
   async #pacingOf(origin: string): Promise<Pacing | undefined> {
     try {
-      const result = await this.cache.get(origin);
-      if (result.status !== 'ok') return undefined;
-      let pacing = this.#pacings.get(result.robots);
-      if (pacing === undefined) this.#pacings.set(result.robots, (pacing = result.robots.pacing(this.agent)));
-      return pacing;
+      return this.#pacingIn(await this.cache.get(origin));
     } catch {
       // A cache that fails is a robots.txt that could not be read: the pacer's own floor applies.
       return undefined;
     }
   }
 
+  /** The pacing a fetch result asks for the agent; undefined when its file is unavailable, unreachable or unreadable. */
+  #pacingIn(result: RobotsFetchResult): Pacing | undefined {
+    if (result.status !== 'ok') return undefined;
+    let pacing = this.#pacings.get(result.robots);
+    if (pacing === undefined) this.#pacings.set(result.robots, (pacing = result.robots.pacing(this.agent)));
+    return pacing;
+  }
+
+  /** The spacing a start under `pacing` sets, clamped; undefined when it asks more than maxDelayMs and tooLong is 'skip'. */
+  #delayOf(pacing: Pacing | undefined): number | undefined {
+    const { minDelayMs, maxDelayMs, tooLong } = this.#o;
+    const asked = pacing?.delayMs ?? 0;
+    return asked > maxDelayMs && tooLong === 'skip' ? undefined : Math.min(maxDelayMs, Math.max(minDelayMs, asked));
+  }
+
+  /**
+   * The slot of a request that may start at once, with nothing to wait for: robots.txt cached
+   * and fresh, nobody queued, a slot free, the spacing past, no window to wait for and no store
+   * to ask. Undefined for anything else, which goes through the queue.
+   */
+  #startsNow(origin: string): PacerSlot | undefined {
+    if (this.#link !== undefined) return undefined;
+    const q = this.#queues.get(origin);
+    if (q !== undefined && (q.waiters.length > 0 || q.held >= this.#o.maxConcurrent)) return undefined;
+    const now = Date.now();
+    if (this.#schedule.startAt(origin) > now) return undefined;
+    let result: RobotsFetchResult | undefined;
+    try {
+      result = readyResult(this.cache, origin);
+    } catch {
+      return undefined;
+    }
+    if (result === undefined) return undefined;
+    const pacing = this.#pacingIn(result);
+    const delayMs = this.#delayOf(pacing);
+    if (delayMs === undefined || (this.#o.respectVisitTime && msUntilOpen(pacing?.visitTime, now) > 0)) return undefined;
+    return this.#grant(origin, q ?? this.#queueOf(origin), delayMs, now, 0, undefined);
+  }
+
   /** The waiter's pacing is known: its delay is set (or it is skipped), and the queue moves. */
   #ready(origin: string, waiter: Waiter, pacing: Pacing | undefined): void {
     if (!waiter.queued) return;
-    const { minDelayMs, maxDelayMs, tooLong } = this.#o;
-    const asked = pacing?.delayMs ?? 0;
-    if (asked > maxDelayMs && tooLong === 'skip') {
+    const delayMs = this.#delayOf(pacing);
+    if (delayMs === undefined) {
       this.#count(this.#queueOf(origin), 'skips');
-      this.#drop(origin, waiter, new PacingSkipError(origin, asked, maxDelayMs));
+      this.#drop(origin, waiter, new PacingSkipError(origin, pacing!.delayMs!, this.#o.maxDelayMs));
       return;
     }
     waiter.since = performance.now();
-    waiter.delayMs = Math.min(maxDelayMs, Math.max(minDelayMs, asked));
+    waiter.delayMs = delayMs;
     waiter.windows = this.#o.respectVisitTime ? pacing?.visitTime : undefined;
     this.#pump(origin);
   }
@@ -412,7 +454,7 @@ export class Pacer {
     if (q === undefined) return;
     if (q.timer !== undefined) clearTimeout(q.timer);
     q.timer = undefined;
-    while (q.waiters.length > 0 && q.held.size < this.#o.maxConcurrent && q.reservation === undefined) {
+    while (q.waiters.length > 0 && q.held < this.#o.maxConcurrent && q.reservation === undefined) {
       const head = q.waiters[0];
       if (head.delayMs === undefined) return;
       const now = Date.now();
@@ -430,7 +472,7 @@ export class Pacer {
       if (this.#link !== undefined) this.#count(q, 'unshared');
       this.#start(origin, q, head, now, undefined);
     }
-    if (q.reservation === undefined) this.#forgetIfIdle(origin, q);
+    if (q.reservation === undefined) this.#forgetIfIdle(q);
   }
 
   /**
@@ -505,31 +547,35 @@ export class Pacer {
   /** Gives `waiter` its slot, started `now`; `shared`: its slot in the fleet's ledger. */
   #start(origin: string, q: OriginQueue, waiter: Waiter, now: number, shared: string | undefined): void {
     if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
-    this.#schedule.started(origin, now, waiter.delayMs!);
     // A start in the pass that found robots.txt read took microseconds: only a millisecond or more is a wait.
-    const waited = Math.floor(performance.now() - waiter.since);
+    waiter.resolve(this.#grant(origin, q, waiter.delayMs!, now, Math.floor(performance.now() - waiter.since), shared));
+  }
+
+  /** A slot of `origin` started `now`, after `waited` ms, setting the next start `delayMs` later; `shared`: its slot in the fleet's ledger. */
+  #grant(origin: string, q: OriginQueue, delayMs: number, now: number, waited: number, shared: string | undefined): PacerSlot {
+    this.#schedule.started(origin, now, delayMs);
     this.#count(q, 'acquired');
     if (waited > 0) {
       this.#count(q, 'waits');
       this.#count(q, 'waitedMs', waited);
     }
     let lease: ReturnType<typeof setTimeout> | undefined;
-    const slot = new PacerSlot(origin, now, waited, (s, outcome) => {
+    const slot = new PacerSlot(origin, now, waited, (_slot, outcome) => {
       clearTimeout(lease);
-      this.#released(origin, s, outcome, shared);
+      this.#released(origin, outcome, shared);
     });
     // A crawler that lost a slot must not stall the origin forever; the lease keeps no process alive.
     lease = setTimeout(() => slot.release(), this.#o.leaseMs);
     (lease as { unref?: () => void }).unref?.();
-    q.held.add(slot);
-    waiter.resolve(slot);
+    q.held++;
+    return slot;
   }
 
   /** A slot came back: its outcome steers the origin, here and in the fleet's ledger, and the next waiter may start. */
-  #released(origin: string, slot: PacerSlot, outcome: unknown, shared: string | undefined): void {
+  #released(origin: string, outcome: unknown, shared: string | undefined): void {
     const q = this.#queues.get(origin);
     if (q === undefined) return;
-    q.held.delete(slot);
+    q.held--;
     let end: SlotEnd = { kind: 'none' };
     try {
       end = this.#endOf(outcome);
@@ -587,19 +633,27 @@ export class Pacer {
   }
 
   /**
-   * Drops an origin with no waiters, no slots held and nothing ahead in its schedule; one with
-   * a start or pause ahead is looked at again then, by a timer that keeps no process alive.
+   * An origin with no waiter and no slot held is left for the next sweep, not dropped at once:
+   * a crawler that goes back to it soon finds its state, and the maps are not emptied and
+   * refilled on every request.
    */
-  #forgetIfIdle(origin: string, q: OriginQueue): void {
-    if (q.waiters.length > 0 || q.held.size > 0) return;
-    const now = Date.now();
-    const at = this.#schedule.startAt(origin);
-    if (at <= now) {
-      this.#schedule.forgetIfPast(origin, now);
-      this.#queues.delete(origin);
-      return;
-    }
-    q.timer = setTimeout(() => this.#pump(origin), Math.min(at - now, MAX_TIMEOUT_MS));
-    (q.timer as { unref?: () => void }).unref?.();
+  #forgetIfIdle(q: OriginQueue): void {
+    if (q.waiters.length > 0 || q.held > 0 || this.#sweep !== undefined) return;
+    this.#sweep = setTimeout(() => this.#sweepIdle(), SWEEP_MS);
+    (this.#sweep as { unref?: () => void }).unref?.();
   }
+
+  /** Drops the origins idle now whose next start and pause are past, so that memory follows the origins in use; looks again later while any are left. */
+  #sweepIdle(): void {
+    this.#sweep = undefined;
+    const now = Date.now();
+    for (const [origin, q] of this.#queues) {
+      if (q.waiters.length > 0 || q.held > 0 || q.reservation !== undefined || this.#schedule.startAt(origin) > now) continue;
+      this.#schedule.forgetIfPast(origin, now);
+      if (q.timer !== undefined) clearTimeout(q.timer);
+      this.#queues.delete(origin);
+    }
+    for (const q of this.#queues.values()) this.#forgetIfIdle(q);
+  }
+
 }
