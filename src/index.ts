@@ -21,7 +21,7 @@ export {
   Pacer, PacerSlot, PacingSkipError, type AcquireOptions, type PacerCounts, type PacerOptions, type PacerOriginStats, type PacerOutcome, type PacerStats,
   type TooLong,
 } from './pacing/pacer.js';
-export { parseHttpDate, retryAfterMs } from './pacing/retry-after.js';
+export { parseHttpDate, retryAfterMs } from './fields/retry-after.js';
 export { type StoreEvent } from './fetch/fleet.js';
 export { parseRobotsTag, type RobotsTagOptions } from './tags/robots-tag.js';
 export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';

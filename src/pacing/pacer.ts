@@ -15,7 +15,7 @@ import type { HeadersInput } from '../tags/controls.js';
 import type { Pacing, TimeWindow } from '../robots/pacing.js';
 import { backoffMs, type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from './ledger.js';
 import type { RobotsTxt } from '../robots-txt.js';
-import { headerValue, retryAfterMs } from './retry-after.js';
+import { headerValue, retryAfterMs } from '../fields/retry-after.js';
 import { LocalSchedule, type PaceSchedule } from './schedule.js';
 
 /** What `acquire` does when robots.txt asks a longer delay than `maxDelayMs`. */

@@ -1,9 +1,8 @@
 // Retry-After (RFC 9110 10.2.3): delta-seconds or an HTTP-date. The header comes from the
 // server being crawled, so it is untrusted: anything that is not plainly one of the two forms
 // (a negative or decimal number, NaN, a date of another shape, a day that does not exist)
-// reads as absent, and nothing here throws.
-
-import type { HeadersInput } from '../tags/controls.js';
+// reads as absent, and nothing here throws. Both the fetch of robots.txt (an unreachable
+// answer's next attempt) and the Pacer (a pause) read it, so it sits below both.
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
@@ -53,8 +52,11 @@ export function retryAfterMs(value: string, now: number): number | undefined {
   return at === undefined ? undefined : Math.max(0, at - now);
 }
 
-/** The value of header `name` (lowercase) in `headers`, or undefined; never throws, whatever `headers` is. */
-export function headerValue(headers: HeadersInput | undefined, name: string): string | undefined {
+/**
+ * The value of header `name` (lowercase) in `headers`, or undefined; never throws, whatever
+ * `headers` is. Typed by shape rather than as HeadersInput, which lives in a higher layer.
+ */
+export function headerValue(headers: Headers | Readonly<Record<string, unknown>> | undefined, name: string): string | undefined {
   if (headers === null || typeof headers !== 'object') return undefined;
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(name) ?? undefined;
   for (const [key, value] of Object.entries(headers)) {
