@@ -129,6 +129,47 @@ describe('RobotsCache', () => {
     await stopSites([site]);
   });
 
+  it('503 with Retry-After: 2: refetched once the time named has come, not before', async () => {
+    const [site] = await startSites(1, serve('', { 'retry-after': '2' }, 503));
+    const cache = new RobotsCache({ agent: 'Bot' });
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(false);
+    const first = await cache.get(site.origin);
+    expect(first.status).toBe('unreachable');
+    expect(first.expiresAt).toBe(first.retryAt);
+    expect(first.retryAt! - first.fetchedAt).toBeGreaterThan(1900);
+    site.handler = serve(RULES);
+    // Checks until just before the time named all answer from the unreachable entry.
+    while (Date.now() < first.expiresAt - 300) {
+      expect(await cache.isAllowed(`${site.origin}/public`)).toBe(false);
+      await sleep(100);
+    }
+    expect(site.hits.get('/robots.txt')).toBe(1);
+    await sleep(first.expiresAt - Date.now() + 50);
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(true);
+    expect(site.hits.get('/robots.txt')).toBe(2);
+    await stopSites([site]);
+  });
+
+  it('Retry-After while a good copy answers: the copy stays in force until the time named', async () => {
+    const [site] = await startSites(1, serve(RULES, { 'cache-control': 'max-age=0' }));
+    const cache = new RobotsCache({ agent: 'Bot', minTtlMs: 0 });
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(true);
+    site.handler = serve('', { 'retry-after': '3600' }, 503);
+    expect(await cache.isAllowed(`${site.origin}/public`)).toBe(true);
+    const result = await cache.get(site.origin);
+    expect([result.status, result.error]).toEqual(['ok', 'HTTP 503']);
+    expect(result.expiresAt).toBe(result.retryAt);
+    expect(result.expiresAt - Date.now()).toBeGreaterThan(3_590_000);
+    for (let i = 0; i < 5; i++) expect(await cache.isAllowed(`${site.origin}/private`)).toBe(false);
+    expect(site.hits.get('/robots.txt')).toBe(2);
+    // Across a restart too: the good copy and the time named come back.
+    const restored = RobotsCache.import(JSON.parse(JSON.stringify(cache.export())), { agent: 'Bot', minTtlMs: 0 });
+    const back = await restored.get(site.origin);
+    expect([back.status, back.retryAt, back.expiresAt]).toEqual(['ok', result.retryAt, result.expiresAt]);
+    expect(restored.fetches).toBe(0);
+    await stopSites([site]);
+  });
+
   it('is bounded: the least recently used origin is evicted and refetched on its next use', async () => {
     const [x, y, z] = sites;
     for (const site of [x, y, z]) site.hits.clear();
@@ -357,6 +398,46 @@ describe('RobotsCache', () => {
         ttlMs: 500, fetch: () => (fetched++, Promise.resolve(new Response('User-agent: *\nDisallow: /\n'))),
       });
       expect(await stale.isAllowed('https://a.example/page')).toBe(false);
+      expect(fetched).toBe(1);
+    });
+
+    it('a Retry-After longer than unreachableTtlMs survives export() and import(); entries without retryAt still load', async () => {
+      const [site] = await startSites(1, serve('', { 'retry-after': '3600' }, 503));
+      const cache = new RobotsCache({ agent: 'Bot' });
+      const fetched = await cache.get(site.origin);
+      expect(fetched.expiresAt - fetched.fetchedAt).toBeGreaterThan(3_590_000);
+      const snapshot = JSON.parse(JSON.stringify(cache.export()));
+      const older = { ...okRecord('https://u.example'), status: 'unreachable', httpStatus: 503, body: undefined, expiresAt: now + 86_400_000 };
+      const restored = load([...snapshot.entries, older]);
+      const back = await restored.get(site.origin);
+      expect([back.status, back.retryAt, back.expiresAt]).toEqual(['unreachable', fetched.retryAt, fetched.expiresAt]);
+      expect(await restored.isAllowed(`${site.origin}/page`)).toBe(false);
+      // A record from before retryAt existed: unreachableTtlMs, as then.
+      const old = await restored.get('https://u.example');
+      expect([old.retryAt, old.expiresAt]).toEqual([undefined, now - 1000 + 600_000]);
+      expect(restored.fetches).toBe(0);
+      await stopSites([site]);
+    });
+
+    it('a retryAt is a time or absent, and clamps an unreachable entry between 1 s and ttlMs from fetchedAt', async () => {
+      const unreachable = (origin: string, fields: Record<string, unknown>) =>
+        ({ ...okRecord(origin), status: 'unreachable', httpStatus: 503, body: undefined, expiresAt: 1e308, ...fields });
+      for (const retryAt of [-1, 1.5, Number.NaN, '1', null, 2 ** 53]) {
+        expect(refused([unreachable('https://a.example', { retryAt })]), String(retryAt)).toMatch(/retryAt must be a time \(ms since the epoch\) or absent/);
+      }
+      const cache = load([
+        unreachable('https://far.example', { retryAt: now + 999_999_999_000 }),
+        unreachable('https://soon.example', { retryAt: now - 1000 }),
+        unreachable('https://hour.example', { retryAt: now + 3_600_000 }),
+      ]);
+      expect((await cache.get('https://far.example')).expiresAt).toBe(now - 1000 + 86_400_000);
+      expect((await cache.get('https://hour.example')).expiresAt).toBe(now + 3_600_000);
+      // The 1 s floor from fetchedAt, a second ago: expired, so it is fetched again.
+      let fetched = 0;
+      const soon = load([unreachable('https://soon.example', { retryAt: now - 1000 })], {
+        fetch: () => (fetched++, Promise.resolve(new Response('User-agent: *\nDisallow: /\n'))),
+      });
+      expect(await soon.isAllowed('https://soon.example/page')).toBe(false);
       expect(fetched).toBe(1);
     });
 

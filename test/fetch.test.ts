@@ -517,3 +517,70 @@ describe('originOf', () => {
     expect(originOf(url)).toBe(origin);
   });
 });
+
+describe('fetchRobotsTxt: Retry-After on an unreachable answer sets the next attempt', () => {
+  /** Fetches `a` answering `code` with `retryAfter`, and the clock around the fetch. */
+  async function answered(code: number, retryAfter: string, options: Parameters<typeof fetchRobotsTxt>[1] = {}) {
+    a.handler = serve('User-agent: *\nAllow: /\n', { 'retry-after': retryAfter }, code);
+    const before = Date.now();
+    const r = await fetchRobotsTxt(a.origin, options);
+    return { r, before, after: Date.now() };
+  }
+
+  it('503 with Retry-After: 2: still disallow-all, and it stands until the time named', async () => {
+    const { r, before, after } = await answered(503, '2');
+    expect(r.status).toBe('unreachable');
+    expect(r.robots.isAllowed(`${a.origin}/page`, 'Bot')).toBe(false);
+    expect(r.retryAt).toBeGreaterThanOrEqual(before + 2000);
+    expect(r.retryAt).toBeLessThanOrEqual(after + 2000);
+    expect(r.expiresAt).toBe(r.retryAt);
+  });
+
+  it('429 with an HTTP-date: it stands until that date', async () => {
+    const at = Math.floor(Date.now() / 1000) * 1000 + 30_000;
+    const { r } = await answered(429, new Date(at).toUTCString());
+    expect(r.status).toBe('unreachable');
+    expect(r.retryAt).toBe(at);
+    expect(r.expiresAt).toBe(at);
+  });
+
+  it('Retry-After: 0 and a date past stand for the 1 s floor, not 0', async () => {
+    for (const value of ['0', 'Thu, 01 Jan 2015 12:00:00 GMT']) {
+      const { r, after } = await answered(503, value);
+      expect(r.retryAt, value).toBeLessThanOrEqual(after);
+      expect(r.expiresAt - r.fetchedAt, value).toBe(1000);
+    }
+  });
+
+  it('a huge Retry-After is capped at ttlMs, the longest any result lives', async () => {
+    const { r, before } = await answered(503, '999999999');
+    expect(r.retryAt).toBeGreaterThanOrEqual(before + 999_999_999_000);
+    expect(Number.isSafeInteger(r.retryAt)).toBe(true);
+    expect(r.expiresAt - r.fetchedAt).toBe(86_400_000);
+    const short = await answered(503, '3600', { ttlMs: 10_000 });
+    expect(short.r.expiresAt - short.r.fetchedAt).toBe(10_000);
+    // Longer than unreachableTtlMs is honoured: the server said when.
+    const long = await answered(503, '3600', { unreachableTtlMs: 5000 });
+    expect(long.r.expiresAt - long.r.fetchedAt).toBe(long.r.retryAt! - long.r.fetchedAt);
+    expect(long.r.expiresAt - long.r.fetchedAt).toBeGreaterThan(3_590_000);
+  });
+
+  it('a Retry-After that is neither delta-seconds nor an HTTP-date: no retryAt, unreachableTtlMs', async () => {
+    for (const value of ['-5', '1.5', 'NaN', 'soon', '', 'Mon, 32 Jan 2026 00:00:00 GMT', '0x10']) {
+      const { r } = await answered(503, value, { unreachableTtlMs: 5000 });
+      expect(r.status, value).toBe('unreachable');
+      expect(r, value).toHaveProperty('retryAt', undefined);
+      expect(r.expiresAt - r.fetchedAt, value).toBe(5000);
+    }
+  });
+
+  it('answers that are not unreachable ignore Retry-After', async () => {
+    for (const code of [200, 404]) {
+      const { r } = await answered(code, '2', { minTtlMs: 0 });
+      expect(r.status, String(code)).toBe(code === 200 ? 'ok' : 'unavailable');
+      expect(r, String(code)).toHaveProperty('retryAt', undefined);
+      // An unavailable result's expiry counts from the answer, its fetchedAt from a moment later.
+      expect(r.expiresAt - r.fetchedAt, String(code)).toBeGreaterThan(86_399_000);
+    }
+  });
+});

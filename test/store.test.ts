@@ -83,6 +83,28 @@ describe('RobotsCache with a store', () => {
     expect(store.size).toBe(3);
   });
 
+  it("a Retry-After longer than unreachableTtlMs is kept by the store: the second cache waits for the time named too", async () => {
+    sites = await startSites(1, serve('', { 'retry-after': '3600' }, 503));
+    const origin = sites[0].origin;
+    const store = new MemoryStore();
+    const first = new RobotsCache({ agent: 'ExampleBot', store });
+    expect(await first.isAllowed(`${origin}/page`)).toBe(false);
+    const fetched = await first.get(origin);
+    expect(fetched.expiresAt - fetched.fetchedAt).toBeGreaterThan(3_590_000);
+    const value = (await store.get(origin))!;
+    expect(decodeStoredRecord(value, origin, LIMITS, MAX_BODY)!.record).toMatchObject({ retryAt: fetched.retryAt, expiresAt: fetched.expiresAt });
+    const second = new RobotsCache({ agent: 'ExampleBot', store });
+    const shared = await second.get(origin);
+    expect([shared.status, shared.retryAt, shared.expiresAt]).toEqual(['unreachable', fetched.retryAt, fetched.expiresAt]);
+    expect(second.fetches).toBe(0);
+    expect(hits(sites[0])).toBe(1);
+    // A value an older member wrote, without retryAt, still reads (under unreachableTtlMs, as then).
+    const { retryAt, ...older } = JSON.parse(value.slice(value.indexOf('\n') + 1)) as RobotsCacheRecord;
+    void retryAt;
+    const checked = decodeStoredRecord(encodeStoredRecord(older), origin, LIMITS, MAX_BODY)!;
+    expect([checked.record.retryAt, checked.record.expiresAt]).toEqual([undefined, fetched.fetchedAt + 600_000]);
+  });
+
   it('five caches asking for 50 origins at once: each robots.txt fetched once in all', async () => {
     sites = await startSites(50, (req, res, site) => setTimeout(() => serve(BODY)(req, res, site), 30));
     const store = new MemoryStore();

@@ -7,6 +7,8 @@
 // While refreshes fail as unreachable, the last good copy keeps answering (RFC 9309 2.4);
 // with no good copy the origin is disallowed, and after `maxUnreachableMs` of that (30 days
 // by default) treated as unavailable, i.e. allowed (2.3.1.4) - the choice Google makes too.
+// An unreachable answer's Retry-After sets when the entry is refreshed (fetch.ts), with or
+// without a good copy answering meanwhile.
 // With a `store`, processes share what they fetched (fleet.ts): a local miss reads the store
 // before it fetches.
 
@@ -36,7 +38,10 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   maxCacheBytes?: number;
   /** Fetches in flight at once; default 32. */
   concurrency?: number;
-  /** How long an origin with no good copy stays disallowed while unreachable; default 30 days. */
+  /**
+   * How long an origin with no good copy stays disallowed while unreachable; default 30 days.
+   * Checked when the entry is next refreshed, which a Retry-After may put off up to `ttlMs`.
+   */
   maxUnreachableMs?: number;
   /** URLs filter() reads ahead, so that fetches for upcoming origins overlap; default 1,000. */
   lookahead?: number;
@@ -135,7 +140,7 @@ function storeLink(options: RobotsCacheOptions, timeoutMs: number): StoreLink | 
 function recordOf(origin: string, r: RobotsFetchResult, unreachableSince: number | undefined): RobotsCacheRecord {
   return {
     status: r.status, origin, httpStatus: r.httpStatus, finalUrl: r.finalUrl, redirects: r.redirects, fetchedAt: r.fetchedAt,
-    expiresAt: r.expiresAt, error: r.error, body: r.body === undefined ? undefined : toBase64(r.body),
+    expiresAt: r.expiresAt, retryAt: r.retryAt, error: r.error, body: r.body === undefined ? undefined : toBase64(r.body),
     etag: r.etag, lastModified: r.lastModified, unreachableSince,
   };
 }
@@ -408,7 +413,7 @@ export class RobotsCache {
     else robots = RobotsTxt.parse(record.status === 'unavailable' ? ALLOW_ALL : DISALLOW_ALL, { mode });
     return {
       status: record.status, robots, origin: record.origin, httpStatus: record.httpStatus, finalUrl: record.finalUrl,
-      redirects: record.redirects, fetchedAt: record.fetchedAt, expiresAt: record.expiresAt, error: record.error, body,
+      redirects: record.redirects, fetchedAt: record.fetchedAt, expiresAt: record.expiresAt, retryAt: record.retryAt, error: record.error, body,
       etag: record.etag, lastModified: record.lastModified, revalidated: false,
     };
   }
@@ -589,8 +594,9 @@ export class RobotsCache {
       const since = unreachableSince ?? fetched.fetchedAt;
       entry.unreachableSince = Math.min(entry.unreachableSince ?? since, since);
       if (lastGood !== undefined) {
-        // RFC 9309 2.4: the cached copy stays in force while the file is unreachable.
-        next = { ...lastGood, expiresAt: fetched.expiresAt, error: fetched.error };
+        // RFC 9309 2.4: the cached copy stays in force while the file is unreachable, until the
+        // next attempt the unreachable answer set (its Retry-After, when it had one).
+        next = { ...lastGood, expiresAt: fetched.expiresAt, retryAt: fetched.retryAt, error: fetched.error };
       } else if (fetched.fetchedAt - entry.unreachableSince >= this.#maxUnreachableMs) {
         next = { ...fetched, status: 'unavailable', robots: RobotsTxt.parse('', { mode: this.#options.mode }) };
         fetched.robots.dispose();

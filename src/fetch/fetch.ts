@@ -7,6 +7,9 @@
 //   unreachable 5xx, 429, network/DNS/TLS errors, timeouts: disallow all
 // 429 is "unreachable", as Google does: it says "slow down", not "there is no file", and
 // reading it as permission to crawl everything would answer a rate limit with more load.
+// An unreachable answer with a Retry-After header stands until the time it names (between
+// RETRY_AFTER_FLOOR_MS and ttlMs) instead of unreachableTtlMs: the rules stay disallow-all,
+// but the next attempt comes when the server asked for it.
 // Requests go out through node:http(s) where the runtime has it (transport-node.ts), which
 // decodes gzip, deflate and br strictly: a body that does not decode to its end is a failed
 // download, not a shorter file. Browsers use the platform fetch (transport-web.ts).
@@ -15,6 +18,7 @@
 
 import { integerOption } from '../args.js';
 import { concatBytes } from '../bytes.js';
+import { retryAfterMs } from '../fields/retry-after.js';
 import { DEFAULT_MAX_BYTES, resolveParseOptions, type Mode } from '../robots/options.js';
 import { RobotsTxt } from '../robots-txt.js';
 import { explicitFreshnessMs, freshnessMs, MAX_TTL_MS } from './freshness.js';
@@ -59,7 +63,11 @@ export interface FetchRobotsOptions {
    * Default 60,000 ms.
    */
   minTtlMs?: number;
-  /** How long an unreachable result stands before the next attempt; default 600,000 ms. */
+  /**
+   * How long an unreachable result stands before the next attempt; default 600,000 ms. An
+   * answer with a Retry-After header stands until the time it names instead, at least 1 s (so
+   * that `Retry-After: 0` does not make every check refetch) and at most `ttlMs`.
+   */
   unreachableTtlMs?: number;
 }
 
@@ -80,6 +88,14 @@ export interface RobotsFetchResult {
   fetchedAt: number;
   /** Until when the result may be used (ms since the epoch). */
   expiresAt: number;
+  /**
+   * When the server asked to be asked again (ms since the epoch): the Retry-After header of
+   * an unreachable answer (5xx, 429), as given (at most Number.MAX_SAFE_INTEGER), before
+   * expiresAt's clamp to between 1 s and `ttlMs` after fetchedAt. Undefined for other answers
+   * and when the header is absent or not a delta-seconds or HTTP-date. In a RobotsCache, the
+   * last good copy answering for an unreachable origin carries it too, as it carries `error`.
+   */
+  retryAt: number | undefined;
   /** Why the file is unavailable or unreachable, when no HTTP status says it (timeouts, loops, ...). */
   error: string | undefined;
   /** The body bytes read (ok only): at most maxBytes + 1, so the parser sees whether the limit cut a line. */
@@ -168,12 +184,37 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export const ALLOW_ALL = '';
 export const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
 
+/**
+ * The least an unreachable answer's Retry-After makes it stand: a `Retry-After: 0` (or a date
+ * past) would otherwise have every check refetch. Not minTtlMs, which would swallow the short
+ * delays a server gives to say "soon".
+ */
+export const RETRY_AFTER_FLOOR_MS = 1000;
+
+/**
+ * How long an unreachable result fetched at `fetchedAt` stands: until `retryAt` kept between
+ * RETRY_AFTER_FLOOR_MS and ttlMs (the most any result lives, RFC 9309 2.4), or
+ * unreachableTtlMs when the server named no time.
+ */
+export function unreachableLifetime(retryAt: number | undefined, fetchedAt: number, options: Pick<ResolvedFetchOptions, 'ttlMs' | 'unreachableTtlMs'>): number {
+  if (retryAt === undefined) return options.unreachableTtlMs;
+  return Math.min(options.ttlMs, Math.max(RETRY_AFTER_FLOOR_MS, retryAt - fetchedAt));
+}
+
+/** The time a response's Retry-After header names, or undefined when it has none that parses. */
+function retryTimeOf(response: HttpResponse, now: number): number | undefined {
+  const value = response.headers.get('retry-after');
+  const wait = value === null ? undefined : retryAfterMs(value, now);
+  // A huge delay stays a safe integer, so that a snapshot of the result can be checked as one.
+  return wait === undefined ? undefined : Math.min(now + wait, Number.MAX_SAFE_INTEGER);
+}
+
 /** The result of an answer that was not a usable file. */
 function fallback(
   status: 'unavailable' | 'unreachable',
   location: RobotsLocation,
   options: ResolvedFetchOptions,
-  details: { httpStatus?: number; finalUrl: string; redirects: number; error?: string; expiresAt?: number },
+  details: { httpStatus?: number; finalUrl: string; redirects: number; error?: string; expiresAt?: number; retryAt?: number },
 ): RobotsFetchResult {
   const fetchedAt = Date.now();
   const body = status === 'unavailable' ? ALLOW_ALL : DISALLOW_ALL;
@@ -185,7 +226,8 @@ function fallback(
     finalUrl: details.finalUrl,
     redirects: details.redirects,
     fetchedAt,
-    expiresAt: details.expiresAt ?? fetchedAt + (status === 'unavailable' ? options.ttlMs : options.unreachableTtlMs),
+    expiresAt: details.expiresAt ?? fetchedAt + (status === 'unavailable' ? options.ttlMs : unreachableLifetime(details.retryAt, fetchedAt, options)),
+    retryAt: details.retryAt,
     error: details.error,
     body: undefined,
     etag: undefined,
@@ -334,14 +376,14 @@ async function fetchFile(
       await response.body?.cancel().catch(() => undefined);
       // Only an answer to a conditional request may say "not modified".
       if (!conditional) return fallback('unreachable', location, options, { ...details, error: 'HTTP 304 to a request with no validator' });
-      return { ...previous, httpStatus, finalUrl: url, redirects: progress.redirects, fetchedAt: now, expiresAt: now + renewedLifetime(response, now, previous, options), revalidated: true };
+      return { ...previous, httpStatus, finalUrl: url, redirects: progress.redirects, fetchedAt: now, expiresAt: now + renewedLifetime(response, now, previous, options), retryAt: undefined, revalidated: true };
     }
     if (httpStatus < 200 || httpStatus >= 300) {
       await response.body?.cancel().catch(() => undefined);
       const unreachable = httpStatus >= 500 || httpStatus === 429;
       const error = `HTTP ${httpStatus}`;
       return unreachable
-        ? fallback('unreachable', location, options, { ...details, error })
+        ? fallback('unreachable', location, options, { ...details, error, retryAt: retryTimeOf(response, now) })
         : fallback('unavailable', location, options, { ...details, error, expiresAt: now + lifetime(response, now, options) });
     }
     const body = await readLimited(response, options.maxBytes + 1);
@@ -353,6 +395,7 @@ async function fetchFile(
       ...details,
       fetchedAt,
       expiresAt: fetchedAt + lifetime(response, fetchedAt, options),
+      retryAt: undefined,
       error: undefined,
       body,
       etag: response.headers.get('etag') ?? undefined,

@@ -2,14 +2,17 @@
 // field of every entry is checked, because a snapshot is a file a crawler kept, and a damaged
 // or edited one must not become allow-all rules or an entry that is never refreshed. A bad
 // entry is a TypeError that names it and the field; freshness is clamped to what a fetch
-// could have given from `fetchedAt`.
+// could have given from `fetchedAt`. Fields added since version 1 (retryAt) may be absent:
+// older snapshots and older members of a fleet write records without them.
 
-import type { RobotsFetchResult } from './fetch.js';
+import { unreachableLifetime, type RobotsFetchResult } from './fetch.js';
 import { originOf } from './origin.js';
 import { fromBase64 } from '../encoding.js';
 
 /** One cached origin, as RobotsCache's export() writes it and import() reads it (JSON-safe). */
-export type RobotsCacheRecord = Omit<RobotsFetchResult, 'robots' | 'body' | 'revalidated'> & {
+export type RobotsCacheRecord = Omit<RobotsFetchResult, 'robots' | 'body' | 'revalidated' | 'retryAt'> & {
+  /** See RobotsFetchResult.retryAt; optional, because records written before it existed lack it. */
+  retryAt?: number | undefined;
   /** The body read, base64 (ok results). */
   body: string | undefined;
   /** Since when refreshes have been unreachable, if they are. */
@@ -22,7 +25,7 @@ export interface SnapshotLimits {
   now: number;
   /** The most freshness an ok or unavailable entry may have from its fetchedAt. */
   ttlMs: number;
-  /** The most freshness an unreachable entry may have from its fetchedAt. */
+  /** The most freshness an unreachable entry without a retryAt may have from its fetchedAt (with one: up to ttlMs). */
   unreachableTtlMs: number;
 }
 
@@ -48,6 +51,8 @@ const RULES: Record<Exclude<keyof RobotsCacheRecord, 'body'>, Rule> = {
   redirects: (v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : 'a count of at least 0'),
   fetchedAt: time,
   expiresAt: (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'a finite time (ms since the epoch)'),
+  // A time ahead, unlike fetchedAt: when the server asked to be asked again.
+  retryAt: (v) => (v === undefined || (Number.isSafeInteger(v) && (v as number) >= 0) ? undefined : 'a time (ms since the epoch) or absent'),
   error: optionalString,
   etag: optionalString,
   lastModified: optionalString,
@@ -87,17 +92,19 @@ export function checkRecord(value: unknown, where: string, limits: SnapshotLimit
   if (typeof body === 'string') fail('body', body);
   const record = Object.fromEntries(Object.keys(RULES).map((field) => [field, fields[field]])) as RobotsCacheRecord;
   record.body = fields.body as string | undefined;
-  const ttl = record.status === 'unreachable' ? limits.unreachableTtlMs : limits.ttlMs;
+  // An unreachable entry stands as long as its fetch made it: by its Retry-After when it had one.
+  const ttl = record.status === 'unreachable' ? unreachableLifetime(record.retryAt, record.fetchedAt, limits) : limits.ttlMs;
   record.expiresAt = Math.min(record.expiresAt, record.fetchedAt + ttl);
   return { record, body };
 }
 
 /**
  * The entries of a snapshot (the value export() returned, or its JSON parsed), every field
- * checked and expiresAt clamped to `ttlMs` (`unreachableTtlMs` for unreachable entries) from
- * fetchedAt. A TypeError that names the entry and the field when anything is wrong: a bad
- * version, an entry that is not an object, a field of the wrong type or out of range, an ok
- * entry without a canonical base64 body, a time in the future, an origin twice.
+ * checked and expiresAt clamped to `ttlMs` from fetchedAt (for unreachable entries,
+ * `unreachableTtlMs`, or with a retryAt that time kept between 1 s and `ttlMs`). A TypeError
+ * that names the entry and the field when anything is wrong: a bad version, an entry that is
+ * not an object, a field of the wrong type or out of range, an ok entry without a canonical
+ * base64 body, a time in the future, an origin twice.
  */
 export function snapshotRecords(snapshot: unknown, limits: SnapshotLimits): CheckedRecord[] {
   const s = snapshot as { version?: unknown; entries?: unknown } | null;
