@@ -18,8 +18,8 @@ afterEach(async () => {
 });
 
 /** A recording server (test/support/paced-site.ts), stopped after the test. */
-async function site(robots: string, answer?: Answer, robotsStatus?: number): Promise<Recorded> {
-  const rec = await recordingSite(robots, answer, robotsStatus);
+async function site(robots: string, answer?: Answer, robotsStatus?: number, robotsHeaders?: Record<string, string>): Promise<Recorded> {
+  const rec = await recordingSite(robots, answer, robotsStatus, robotsHeaders);
   started.push(rec.site);
   return rec;
 }
@@ -133,6 +133,16 @@ describe('Pacer: responses steer it', () => {
     await sequential(pacer(), rec, 2);
     expect(rec.starts[1]).toBeGreaterThanOrEqual(until - SLACK_MS);
     expect(rec.starts[1] - rec.starts[0]).toBeGreaterThanOrEqual(1500 - SLACK_MS);
+  });
+
+  it('a robots.txt answered 503 with Retry-After: 2 pauses its origin two seconds (the cache keeps it disallowed until then)', async () => {
+    const rec = await site('', undefined, 503, { 'retry-after': '2' });
+    const p = pacer();
+    const asked = Date.now();
+    await request(p, `${rec.site.origin}/a`);
+    expect(rec.starts[0] - asked).toBeGreaterThanOrEqual(2000 - SLACK_MS);
+    expect(rec.starts[0] - asked).toBeLessThan(3000);
+    expect(p.stats().pauses).toBe(1);
   });
 
   it('Retry-After: 999999999 is capped at maxRetryAfterMs', async () => {

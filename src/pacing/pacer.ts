@@ -373,11 +373,26 @@ export class Pacer {
   /** The origin's pacing as its cached robots.txt asks; undefined when unavailable, unreachable or unreadable. */
   async #pacingOf(origin: string): Promise<Pacing | undefined> {
     try {
-      return this.#pacingIn(await this.cache.get(origin));
+      const result = await this.cache.get(origin);
+      this.#heedRetryAfter(origin, result);
+      return this.#pacingIn(result);
     } catch {
       // A cache that fails is a robots.txt that could not be read: the pacer's own floor applies.
       return undefined;
     }
+  }
+
+  /**
+   * A robots.txt answered 429 or 5xx with Retry-After (the cache keeps it disallowed until
+   * then, RFC 9309 2.3.1.3): its origin pauses until then too, capped at maxRetryAfterMs.
+   */
+  #heedRetryAfter(origin: string, result: RobotsFetchResult): void {
+    const now = Date.now();
+    if (result.retryAt === undefined || result.retryAt <= now) return;
+    const until = Math.min(result.retryAt, now + this.#o.maxRetryAfterMs);
+    if (until <= this.#schedule.startAt(origin)) return;
+    this.#schedule.pause(origin, until);
+    this.#count(this.#queueOf(origin), 'pauses');
   }
 
   /** The pacing a fetch result asks for the agent; undefined when its file is unavailable, unreachable or unreadable. */
@@ -412,7 +427,7 @@ export class Pacer {
     } catch {
       return undefined;
     }
-    if (result === undefined) return undefined;
+    if (result === undefined || result.retryAt !== undefined) return undefined;
     const pacing = this.#pacingIn(result);
     const delayMs = this.#delayOf(pacing);
     if (delayMs === undefined || (this.#o.respectVisitTime && msUntilOpen(pacing?.visitTime, now) > 0)) return undefined;

@@ -15,13 +15,13 @@ export interface Recorded {
 /** How the server answers request n (from 0): a status, headers, and how long it holds the answer back. */
 export type Answer = (n: number) => { status: number; headers?: Record<string, string>; holdMs?: number };
 
-/** A server whose robots.txt is `robots` (or `robotsStatus`), answering request n (from 0) with `answer(n)`; the caller stops `site`. */
-export async function recordingSite(robots: string, answer: Answer = () => ({ status: 200 }), robotsStatus = 200): Promise<Recorded> {
+/** A server whose robots.txt is `robots` (with `robotsStatus` and `robotsHeaders`), answering request n (from 0) with `answer(n)`; the caller stops `site`. */
+export async function recordingSite(robots: string, answer: Answer = () => ({ status: 200 }), robotsStatus = 200, robotsHeaders: Record<string, string> = {}): Promise<Recorded> {
   const rec = { starts: [] as number[], maxInFlight: 0 } as Recorded;
   let inFlight = 0;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/robots.txt') {
-      res.writeHead(robotsStatus, { 'content-type': 'text/plain' }).end(robots);
+      res.writeHead(robotsStatus, { 'content-type': 'text/plain', ...robotsHeaders }).end(robots);
       return;
     }
     const n = rec.starts.length;
