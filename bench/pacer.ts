@@ -1,5 +1,6 @@
 // The pacer group (`npm run bench -- pacer [--quick]`, and a group of `npm run bench`): what
 // Pacer.acquire and PacerSlot.release cost when no wait is due, in one process with no store.
+// Then the fleet run of bench/pacer-fleet.ts: 4 processes pacing 2,000 origins through Redis.
 // The RobotsCache is loaded from a snapshot whose origins all allow everything with no
 // Crawl-delay, so nothing is fetched while timing, and the calls rotate over ORIGINS origins
 // with minDelayMs 0. The peer is the pacer a crawler writes for itself: the URL parser's
@@ -12,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { Pacer, RobotsCache, type RobotsCacheSnapshot } from 'robots-wasm';
 import { awaited, collectGarbage, machineInfo, measureRounds } from './measure.js';
 import { formatRatio, printTable } from './report.js';
+import { runPacerFleet } from './pacer-fleet.js';
 
 const AGENT = 'ExampleBot';
 /** Origins the calls rotate over, as a crawler's frontier does. */
@@ -139,10 +141,12 @@ export async function runPacerGroup(options: PacerGroupOptions): Promise<PacerGr
   ];
   printTable('Pacer targets', ['target', 'measured', 'wanted', ''], targets.map((t) => [t.name, t.measured, t.wanted, t.met ? 'met' : 'NOT MET']));
   const problems = result.fetches === 0 ? [] : [`the cache fetched ${result.fetches} robots.txt while timed`];
-  const out = { machine: machineInfo(), quick: options.quick, parameters: { origins: ORIGINS, callsPerTimedCall: CALLS, rounds, taskMs, agent: AGENT }, ...result, problems, targets };
+  pacer.cache.clear();
+  const fleet = await runPacerFleet(options);
+  if (fleet !== undefined && fleet.unshared > 0) problems.push(`the fleet's store was out: ${fleet.storeEvents.join(', ')}`);
+  const out = { machine: machineInfo(), quick: options.quick, parameters: { origins: ORIGINS, callsPerTimedCall: CALLS, rounds, taskMs, agent: AGENT }, ...result, fleet, problems, targets };
   writeFileSync(new URL('../../bench/pacer.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nbench/pacer.json written');
-  pacer.cache.clear();
   if (problems.length > 0) throw new Error(`pacer: ${problems.join('; ')}`);
   return result;
 }

@@ -42,8 +42,9 @@ export interface RobotsStore {
    * start the origin's spacing and pause allow (at most `maxWaitMs` away), holds it until its
    * start plus `leaseMs`, moves the next start to its start plus `delayMs`, and answers
    * `{ reserved: true, waitMs }`; otherwise puts `slot` in line (keeping its place when it is
-   * already there) until WAITER_GRACE_MS after the wait it is told, and answers
-   * `{ reserved: false, waitMs }`, the ms until the next start (0 when only a slot must come free).
+   * already there) until a second after the wait it is told, and answers
+   * `{ reserved: false, waitMs }`, the ms until its turn (0 when only a slot must come free).
+   * Either answer may carry `now`, the store's clock (SlotReply).
    */
   reserveSlot?(key: string, slot: string, request: SlotRequest): Promise<SlotReply>;
   /**

@@ -26,8 +26,17 @@ export interface SlotRequest {
 export interface SlotReply {
   /** True when the slot is reserved: the request may start in `waitMs`. */
   reserved: boolean;
-  /** Reserved: ms until the start. Not reserved (the request is in line): ms until the origin's next start, 0 when only a slot must come free. */
+  /**
+   * Reserved: ms until the start. Not reserved (the request is in line): ms until its turn, the
+   * origin's next start plus a delay for each request ahead of it in line; 0 when only a slot
+   * must come free.
+   */
   waitMs: number;
+  /**
+   * The store's clock (ms since the epoch) when it answered, if it tells: a pacer compares it
+   * with its own from answer to answer to see how late an answer reached it.
+   */
+  now?: number;
 }
 
 /** How a slot ended, as the ledger steers the origin by it. */
@@ -79,13 +88,15 @@ export class SlotLedger {
     const at = Math.min(Math.max(this.#schedule.startAt(key), now), now + request.maxWaitMs);
     const first = o.waiters.keys().next().value;
     if (o.slots.size >= request.maxConcurrent || (first !== undefined && first !== slot)) {
-      o.waiters.set(slot, now + (at - now) + WAITER_GRACE_MS);
-      return { reserved: false, waitMs: at - now };
+      const ahead = o.waiters.has(slot) ? [...o.waiters.keys()].indexOf(slot) : o.waiters.size;
+      const waitMs = at > now ? at - now + ahead * request.delayMs : 0;
+      o.waiters.set(slot, now + waitMs + WAITER_GRACE_MS);
+      return { reserved: false, waitMs, now };
     }
     o.waiters.delete(slot);
     this.#schedule.started(key, at, request.delayMs);
     o.slots.set(slot, at + request.leaseMs);
-    return { reserved: true, waitMs: at - now };
+    return { reserved: true, waitMs: at - now, now };
   }
 
   /** Ends `slot` on `key` (held, reserved or in line) and steers the origin by `end`; see RobotsStore.releaseSlot. */

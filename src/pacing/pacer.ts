@@ -156,7 +156,7 @@ interface Reservation {
   waiter: Waiter;
   slot: string;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** When (performance.now()) an unhurried process would start it: sent, plus the fastest round trip seen, plus the wait named. */
+  /** When (performance.now()) it is due: the answer's arrival plus the wait it names, less the answer's lag. */
   dueAt: number;
 }
 
@@ -186,7 +186,11 @@ const SWEEP_MS = 1000;
 const MAX_MISSED = 3;
 
 /** What reserveSlot and releaseSlot may answer. */
-const isSlotReply = (r: unknown): boolean => typeof (r as SlotReply)?.reserved === 'boolean' && Number.isFinite((r as SlotReply).waitMs);
+const isSlotReply = (r: unknown): boolean =>
+  typeof (r as SlotReply)?.reserved === 'boolean' && Number.isFinite((r as SlotReply).waitMs) && ((r as SlotReply).now === undefined || Number.isFinite((r as SlotReply).now));
+
+/** How fast the least delay an answer is seen to take may rise (ms per ms): a floor that follows a slower network or a clock set back within seconds. */
+const LAG_FLOOR_DRIFT = 1e-3;
 const isEndReply = (r: unknown): boolean => Number.isFinite((r as SlotEndReply)?.failures) && Number.isFinite((r as SlotEndReply)?.pauseMs);
 
 function zeroCounts(): PacerCounts {
@@ -307,8 +311,9 @@ export class Pacer {
   /** The longest wait a ledger may ask: beyond it, what the store holds was not written by a pacer. */
   readonly #maxWaitMs: number;
   #reservations = 0;
-  /** The fastest round trip to the ledger seen: the part of a reply's delay that is the network's, not a busy loop's. */
-  #fastestRoundTripMs = Infinity;
+  /** The least gap between the ledger's clock and this process's seen in an answer, and when it was last set (performance.now()). */
+  #lagFloor = Infinity;
+  #lagFloorAt = 0;
   /** The timer of the next sweep of idle origins, while one is due. */
   #sweep: ReturnType<typeof setTimeout> | undefined;
   /** Each file's pacing for the agent, read once: a file never changes, a refresh brings a new RobotsTxt, and a dropped one takes its entry with it. */
@@ -500,9 +505,7 @@ export class Pacer {
     const reservation: Reservation = { waiter: head, slot: head.slot, timer: undefined, dueAt: 0 };
     q.reservation = reservation;
     const request: SlotRequest = { delayMs: head.delayMs!, maxConcurrent: this.#o.maxConcurrent, leaseMs: this.#o.leaseMs, maxWaitMs: this.#maxWaitMs };
-    const sentAt = performance.now();
     const reply = await link.call((store) => store.reserveSlot!(origin, reservation.slot, request), isSlotReply);
-    this.#fastestRoundTripMs = Math.min(this.#fastestRoundTripMs, performance.now() - sentAt);
     if (q.reservation !== reservation) {
       // The waiter left while the store was asked: a slot reserved for it, or its place in line, is given back.
       if (reply !== STORE_OUT) this.#endShared(origin, reservation.slot, { kind: 'none' });
@@ -523,9 +526,25 @@ export class Pacer {
     }
     q.pollMs = FIRST_POLL_MS;
     const wait = Math.min(Math.max(0, reply.waitMs), this.#maxWaitMs);
-    reservation.dueAt = sentAt + this.#fastestRoundTripMs + wait;
-    if (wait === 0) this.#startReserved(origin, q);
-    else reservation.timer = setTimeout(() => this.#startReserved(origin, q), wait);
+    const arrived = performance.now();
+    reservation.dueAt = arrived + wait - this.#lagOf(reply, arrived);
+    if (reservation.dueAt <= arrived) this.#startReserved(origin, q);
+    else reservation.timer = setTimeout(() => this.#startReserved(origin, q), reservation.dueAt - arrived);
+  }
+
+  /**
+   * How much later than the fastest answers this one reached the process (its event loop was
+   * busy, or the answer queued): the least gap between the store's clock and this process's
+   * seen so far is the clocks' offset plus the network's least delay, and what an answer takes
+   * beyond it is lag, to be taken off its wait. 0 for a store that does not tell its clock.
+   */
+  #lagOf(reply: SlotReply, arrived: number): number {
+    if (reply.now === undefined) return 0;
+    const gap = performance.timeOrigin + arrived - reply.now;
+    const floor = Math.min(gap, this.#lagFloor + (arrived - this.#lagFloorAt) * LAG_FLOOR_DRIFT);
+    this.#lagFloor = floor;
+    this.#lagFloorAt = arrived;
+    return gap - floor;
   }
 
   /**

@@ -67,13 +67,13 @@ local function keep(untilMs) if untilMs > now + redis.call('pttl', KEYS[1]) then
 /**
  * Reserves slot ARGV[1] of the origin KEYS[1] (ARGV: slot, delayMs, maxConcurrent, leaseMs,
  * maxWaitMs, keepMs, waiterGraceMs) as RobotsStore.reserveSlot says; answers {reserved 0|1,
- * waitMs}. Slots are fields `s:<slot>` holding when their lease ends; the line is fields
+ * waitMs, now}. Slots are fields `s:<slot>` holding when their lease ends; the line is fields
  * `w:<slot>` holding `<place> <until>`, places counted by the field `line`. The ledger lives
  * keepMs past its last start, pause, lease or place in line, so that idle origins are forgotten.
  */
 const RESERVE_SCRIPT = `${LEDGER_PRELUDE}
 local fields = redis.call('hgetall', KEYS[1])
-local nextStart, paused, held, first, firstPlace, mine = 0, 0, 0, nil, nil, nil
+local nextStart, paused, held, first, firstPlace, mine, places = 0, 0, 0, nil, nil, nil, {}
 for i = 1, #fields, 2 do
   local name, value = fields[i], fields[i + 1]
   local prefix = string.sub(name, 1, 2)
@@ -86,6 +86,7 @@ for i = 1, #fields, 2 do
     if place == nil or num(untilMs) <= now then redis.call('hdel', KEYS[1], name)
     else
       place = num(place)
+      places[#places + 1] = place
       if name == 'w:' .. ARGV[1] then mine = place end
       if firstPlace == nil or place < firstPlace then first, firstPlace = name, place end
     end
@@ -93,20 +94,23 @@ for i = 1, #fields, 2 do
 end
 local at = math.min(math.max(nextStart, paused, now), now + tonumber(ARGV[5]))
 if held >= tonumber(ARGV[3]) or (first ~= nil and first ~= 'w:' .. ARGV[1]) then
-  local untilMs = at + tonumber(ARGV[7])
   if mine == nil then
     mine = math.max(0, math.floor(num(redis.call('hget', KEYS[1], 'line')))) + 1
     redis.call('hset', KEYS[1], 'line', mine)
   end
-  redis.call('hset', KEYS[1], 'w:' .. ARGV[1], string.format('%d %d', mine, untilMs))
-  keep(untilMs + tonumber(ARGV[6]))
-  return {0, at - now}
+  local ahead = 0
+  for _, place in ipairs(places) do if place < mine then ahead = ahead + 1 end end
+  local wait = at - now
+  if wait > 0 then wait = wait + ahead * tonumber(ARGV[2]) end
+  redis.call('hset', KEYS[1], 'w:' .. ARGV[1], string.format('%d %d', mine, now + wait + tonumber(ARGV[7])))
+  keep(now + wait + tonumber(ARGV[7]) + tonumber(ARGV[6]))
+  return {0, wait, now}
 end
 redis.call('hdel', KEYS[1], 'w:' .. ARGV[1])
 local leaseEnd = at + tonumber(ARGV[4])
 redis.call('hset', KEYS[1], 'next', at + tonumber(ARGV[2]), 's:' .. ARGV[1], leaseEnd)
 keep(math.max(at + tonumber(ARGV[2]), leaseEnd) + tonumber(ARGV[6]))
-return {1, at - now}`;
+return {1, at - now, now}`;
 
 /**
  * Ends slot ARGV[1] of the origin KEYS[1] (ARGV: slot, kind, pauseMs, backoffBaseMs,
@@ -145,7 +149,7 @@ const isText = (reply: unknown): reply is string => typeof reply === 'string';
 const isTextOrNull = (reply: unknown): reply is string | null => reply === null || typeof reply === 'string';
 const isCount = (reply: unknown): reply is number => typeof reply === 'number';
 const isClaimReply = (reply: unknown): reply is 1 | string => reply === 1 || typeof reply === 'string';
-const isPair = (reply: unknown): reply is [number, number] => Array.isArray(reply) && reply.length === 2 && reply.every((n) => Number.isSafeInteger(n));
+const isIntegers = (length: number) => (reply: unknown): reply is number[] => Array.isArray(reply) && reply.length === length && reply.every((n) => Number.isSafeInteger(n));
 
 /**
  * A RobotsStore on a Redis server, through a client of your own (`createClient()` of the
@@ -207,8 +211,8 @@ export class RedisStore implements RobotsStore {
   async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
     const { delayMs, maxConcurrent, leaseMs, maxWaitMs } = request;
     const args = [slot, delayMs, maxConcurrent, leaseMs, maxWaitMs, LEDGER_KEEP_MS, WAITER_GRACE_MS].map((v) => String(v));
-    const [reserved, waitMs] = expectReply(await this.#client.sendCommand(['EVAL', RESERVE_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isPair);
-    return { reserved: reserved === 1, waitMs };
+    const [reserved, waitMs, now] = expectReply(await this.#client.sendCommand(['EVAL', RESERVE_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isIntegers(3));
+    return { reserved: reserved === 1, waitMs, now };
   }
 
   /** See RobotsStore.releaseSlot: one script on the origin's ledger. */
@@ -216,7 +220,7 @@ export class RedisStore implements RobotsStore {
     const pauseMs = end.kind === 'pause' ? end.pauseMs : 0;
     const [base, max] = end.kind === 'failure' ? [end.backoffBaseMs, end.backoffMaxMs] : [0, 0];
     const args = [slot, end.kind, pauseMs, base, max, LEDGER_KEEP_MS].map((v) => String(v));
-    const [failures, pause] = expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SLOT_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isPair);
+    const [failures, pause] = expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SLOT_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isIntegers(2));
     return { failures, pauseMs: pause };
   }
 }
