@@ -54,7 +54,8 @@ describe('TSDoc examples', () => {
     expect(documented.length).toBeGreaterThanOrEqual(1);
   });
 
+  // An example that starts a crawlee crawler loads crawlee first, which outlasts the default timeout.
   it.each(documented)('%s prints what it says', (name, code) => {
     expect(run(name, code)).toEqual(expectedOutput(code));
-  });
+  }, 30_000);
 });

@@ -108,3 +108,5 @@ export class RobotsTxtFile {
 
 /** crawlee's former name of RobotsTxtFile, which it still exports. */
 export { RobotsTxtFile as RobotsFile };
+
+export { pacedNavigation, type PacedContext, type PacedNavigation, type PacedNavigationOptions, type PacerLike } from './crawlee-pacing.js';
