@@ -2,7 +2,8 @@
 // 127.0.0.1 (every RFC 9309 2.3.1 access result), and from() on given content.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsFile, RobotsTxtFile } from '../src/compat/crawlee.js';
+import { RobotsFile, RobotsTxtFile, type PacedNavigation } from '../src/compat/crawlee.js';
+import type { Pacer } from '../src/index.js';
 import { serve, startSites, stopSites, type Site } from './support/servers.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\nCrawl-delay: 3\n\nUser-agent: ShopBot\nDisallow: /cart\n';
@@ -157,8 +158,8 @@ describe('RobotsTxtFile.from', () => {
 });
 
 // The example's robots.txt module (examples/crawlee/robots.mjs), run as the example runs it,
-// against a server on 127.0.0.1; crawler.mjs itself needs crawlee, which the repository does
-// not install.
+// against a server on 127.0.0.1; crawler.mjs itself needs crawlee, which the repository
+// installs only as @crawlee/http for test/compat-crawlee-pacing.test.ts.
 describe('examples/crawlee', () => {
   const root = new URL('../', import.meta.url);
   const example = new URL('examples/crawlee/', root);
@@ -166,7 +167,7 @@ describe('examples/crawlee', () => {
    * robots.mjs as the example runs it, copied where its `robots-wasm/crawlee` resolves to this
    * package by self-reference (the example's own package.json installs it from npm instead).
    */
-  async function loadExample(): Promise<{ siteRules: (url: string) => Promise<SiteRules>; USER_AGENT: string }> {
+  async function loadExample(): Promise<{ siteRules: (url: string) => Promise<SiteRules>; pacing: (extendTimeout?: (ms: number) => void) => { pacer: Pacer; options: PacedNavigation }; USER_AGENT: string }> {
     const dir = new URL('build/examples/crawlee/', root);
     mkdirSync(dir, { recursive: true });
     writeFileSync(new URL('robots.mjs', dir), readFileSync(new URL('robots.mjs', example)));
@@ -175,21 +176,22 @@ describe('examples/crawlee', () => {
 
   interface SiteRules {
     allows: (url: string) => boolean;
-    maxRequestsPerMinute: number | undefined;
     sitemaps: string[];
   }
 
   it('the crawler takes its rules from robots.mjs, and crawlee is a dependency of the example only', () => {
     const crawler = readFileSync(new URL('crawler.mjs', example), 'utf8');
-    expect(crawler).toContain("import { siteRules, USER_AGENT } from './robots.mjs';");
+    expect(crawler).toContain("import { pacing, siteRules, USER_AGENT } from './robots.mjs';");
     expect(crawler).toContain('rules.allows(link.url)');
+    expect(crawler).toContain('...paced.preNavigationHooks');
+    expect(crawler).not.toContain('maxRequestsPerMinute:');
     const own = JSON.parse(readFileSync(new URL('package.json', example), 'utf8')) as { dependencies: Record<string, string> };
     const main = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { dependencies?: Record<string, string>; devDependencies: Record<string, string> };
-    expect(Object.keys(own.dependencies).sort()).toEqual(['crawlee', 'robots-wasm']);
+    expect(Object.keys(own.dependencies).sort()).toEqual(['@apify/timeout', 'crawlee', 'robots-wasm']);
     expect({ ...main.dependencies, ...main.devDependencies }.crawlee).toBe(undefined);
   });
 
-  it("follows the site's rules for its agent, and its crawl-delay", async () => {
+  it("follows the site's rules for its agent", async () => {
     const { siteRules, USER_AGENT } = await loadExample();
     let agent = '';
     a.handler = (req, res) => {
@@ -199,7 +201,6 @@ describe('examples/crawlee', () => {
     const rules = await siteRules(`${a.origin}/start`);
     expect(agent).toBe(USER_AGENT);
     expect([rules.allows(`${a.origin}/start`), rules.allows(`${a.origin}/private/1`), rules.allows(`${a.origin}/robots.txt`)]).toEqual([true, false, true]);
-    expect(rules.maxRequestsPerMinute).toBe(30);
     expect(rules.sitemaps).toEqual([`${a.origin}/sitemap.xml`]);
   });
 
@@ -207,9 +208,29 @@ describe('examples/crawlee', () => {
     const { siteRules } = await loadExample();
     a.handler = serve('', {}, 404);
     const missing = await siteRules(a.origin);
-    expect([missing.allows(`${a.origin}/private/1`), missing.maxRequestsPerMinute, missing.sitemaps]).toEqual([true, undefined, []]);
+    expect([missing.allows(`${a.origin}/private/1`), missing.sitemaps]).toEqual([true, []]);
     a.handler = serve('', {}, 503);
     const failing = await siteRules(a.origin);
-    expect([failing.allows(`${a.origin}/`), failing.maxRequestsPerMinute]).toEqual([false, undefined]);
+    expect(failing.allows(`${a.origin}/`)).toBe(false);
+  });
+
+  it("paces requests by the Crawl-delay of the crawler's group, fetching robots.txt as its agent", async () => {
+    const { pacing, USER_AGENT } = await loadExample();
+    let agent = '';
+    a.handler = (req, res) => {
+      agent = req.headers['user-agent'] ?? '';
+      res.end('User-agent: *\nDisallow: /\n\nUser-agent: ExampleCrawler\nCrawl-delay: 1\n');
+    };
+    const { pacer, options } = pacing();
+    const starts: number[] = [];
+    for (const path of ['/1', '/2', '/3']) {
+      const slot = await pacer.acquire(`${a.origin}${path}`);
+      starts.push(slot.startedAt);
+      slot.release({ status: 200 });
+    }
+    expect(agent).toBe(USER_AGENT);
+    expect([starts[1] - starts[0], starts[2] - starts[1]].map((gap) => gap >= 1000)).toEqual([true, true]);
+    expect([options.preNavigationHooks.length, options.postNavigationHooks.length, typeof options.errorHandler, typeof options.failedRequestHandler])
+      .toEqual([1, 1, 'function', 'function']);
   });
 });
