@@ -419,6 +419,34 @@ describe('robots-wasm explain, lint, tags, fetch, filter', () => {
   });
 });
 
+// A Crawl-delay or Sitemap line between user-agent lines makes them one group under RFC 9309
+// (bitbucket.org's pattern), which the author may not have meant: explain and fetch say so
+// where the verdict's rule or the pacing comes from such a group.
+describe('robots-wasm explain and fetch: groups with lines between their user-agent lines', () => {
+  const BITBUCKET = 'User-agent: a\nCrawl-delay: 1\nUser-agent: *\nDisallow: /\n\nUser-agent: c\nDisallow: /c\n';
+
+  it('explain notes the group of the deciding rule, and nothing for another group or no rule', () => {
+    const file = join(tmp, 'interleaved.txt');
+    writeFileSync(file, BITBUCKET);
+    expect(run(['explain', file, '--agent', 'b', '/x']).stdout).toBe(
+      'group: no group names b: the * group (line 1)\n' +
+      'disallow\t/x\tdisallow: / (line 4)\n' +
+      '\tnote: the rule comes from the group at line 1, whose user-agent lines have line 2 between them: under RFC 9309 all its agents share it\n',
+    );
+    expect(JSON.parse(run(['explain', file, '--agent', 'a', '--json', '/x']).stdout).interleaving).toEqual({ group: 1, lines: [2] });
+    const other = run(['explain', file, '--agent', 'c', '/c/1', '/d']);
+    expect(other.stdout).toBe('group: the group naming c (line 6)\ndisallow\t/c/1\tdisallow: /c (line 7)\nallow\t/d\tno rule matches\n');
+    expect(JSON.parse(run(['explain', file, '--agent', 'c', '--json', '/c/1']).stdout).interleaving).toBe(undefined);
+  });
+
+  it("explain follows each mode's groups: a Content-Usage line is a rule in rfc mode, another record in google mode", () => {
+    const file = join(tmp, 'usage-between.txt');
+    writeFileSync(file, 'User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /x\n');
+    expect(JSON.parse(run(['explain', file, '--agent', 'b', '--json', '/x']).stdout).interleaving).toBe(undefined);
+    expect(JSON.parse(run(['explain', file, '--agent', 'b', '--mode', 'google', '--json', '/x']).stdout).interleaving).toEqual({ group: 1, lines: [2] });
+  });
+});
+
 describe('robots-wasm filter and fetch: reports, order, bytes', () => {
   it('fetch exits 1 when the origin is unreachable, 0 when unavailable', async () => {
     const [gone] = await startSites(1, serve(''));

@@ -7,6 +7,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getSystemErrorMap, parseArgs, type ParseArgsConfig } from 'node:util';
 import { fetchRobotsTxt, type RobotsFetchResult } from '../fetch/fetch.js';
+import { interleavedGroups } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
 import { RobotsTxt } from '../robots-txt.js';
 
@@ -135,15 +136,36 @@ export async function asUsage<T>(work: () => T | Promise<T>): Promise<T> {
  * A robots.txt from a file, or fetched (with the access rules of RFC 9309) from a URL or
  * origin; an unreachable or unavailable one is reported on stderr.
  */
-export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt }> {
+export async function loadRobots(source: string | undefined, mode: Mode, userAgent: string | undefined): Promise<{ robots: RobotsTxt; interleaved: Interleaved }> {
   if (source === undefined) throw new UsageError('give a robots.txt file or URL');
   if (isUrl(source)) {
     const fetched = await asUsage(() => fetchRobotsTxt(source, { mode, userAgent }));
     reportAccess(fetched);
-    return { robots: fetched.robots };
+    return { robots: fetched.robots, interleaved: interleavedOf(fetched.robots, fetched.body) };
   }
   if (!existsSync(source)) throw new UsageError(`no such file: ${source}`);
-  return { robots: RobotsTxt.parse(readFile(source), { mode }) };
+  const body = readFile(source);
+  const robots = RobotsTxt.parse(body, { mode });
+  return { robots, interleaved: interleavedOf(robots, body) };
+}
+
+/** interleavedGroups of the part of `body` that `robots` was parsed from. */
+export function interleavedOf(robots: RobotsTxt, body: Uint8Array | undefined): Interleaved {
+  return body === undefined ? new Map() : interleavedGroups(body.subarray(0, robots.parsedBytes), robots.mode);
+}
+
+/** Groups whose user-agent lines have other lines between them: the lines between, by the group's line. */
+export type Interleaved = Map<number, number[]>;
+
+/** The interleaving of the group at line `group`, if its user-agent lines have other lines between them. */
+export function interleavingOf(interleaved: Interleaved, group: number | undefined): { group: number; lines: number[] } | undefined {
+  const lines = group === undefined ? undefined : interleaved.get(group);
+  return lines === undefined ? undefined : { group: group!, lines };
+}
+
+/** Says that a group's agents share what its interleaved lines sit in. */
+export function interleavingText({ group, lines }: { group: number; lines: number[] }, what: string): string {
+  return `${what} comes from the group at line ${group}, whose user-agent lines have line${lines.length > 1 ? 's' : ''} ${lines.join(', ')} between them: under RFC 9309 all its agents share it`;
 }
 
 /** Checks an input argument: a file, or stdin for `-` or none (refused when stdin is a terminal). */

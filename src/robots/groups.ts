@@ -7,8 +7,8 @@ import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
 import { HEADER_WORDS } from './layout.js';
 import type { Mode } from './options.js';
-import { forEachLineChunk, lineReaderRoom, type ChunkVisitor, type LineBuilder } from './parse.js';
-import { STRING_VALUES_MAX, type KeptValues, type RobotsStructure } from './structure.js';
+import { forEachLineChunk, lineCollector, lineReaderRoom, type ChunkVisitor, type LineBuilder } from './parse.js';
+import { groupRecords, STRING_VALUES_MAX, type KeptValues, type RobotsStructure } from './structure.js';
 
 /**
  * Bytes of the builder's regions, as assembly/groups.ts numbers them from 1: the rules', the
@@ -146,4 +146,28 @@ export function readGroups(bytes: Uint8Array, mode: Mode, visit?: ChunkVisitor):
     // block is given back.
     k.releaseScratch();
   }
+}
+
+/**
+ * The groups whose user-agent lines have other lines between them (a Crawl-delay, a Sitemap, an
+ * unknown key), which RFC 9309 reads as one group for all its agents though the author may have
+ * meant the line for the agents above it only (`User-agent: a`, `Crawl-delay: 1`,
+ * `User-agent: *`): by the line of each such group's first user-agent line, the lines between.
+ * The group builder's own starts decide which user-agent line opens a group, in either mode.
+ */
+export function interleavedGroups(bytes: Uint8Array, mode: Mode): Map<number, number[]> {
+  const collector = lineCollector();
+  const starts = new Set(groupRecords(readGroups(bytes, mode, collector.visit).structure).map((g) => g.line));
+  const interleaved = new Map<number, number[]>();
+  let group = 0;
+  let between: number[] = [];
+  collector.emit((l) => {
+    if (l.kind === 'user-agent') {
+      if (starts.has(l.number)) group = l.number;
+      else if (group !== 0 && between.length > 0) interleaved.set(group, [...(interleaved.get(group) ?? []), ...between]);
+      between = [];
+    } else if (l.kind === 'allow' || l.kind === 'disallow') between = [];
+    else if (l.kind !== null && group !== 0) between.push(l.number);
+  });
+  return interleaved;
 }
