@@ -445,6 +445,38 @@ describe('robots-wasm explain and fetch: groups with lines between their user-ag
     expect(JSON.parse(run(['explain', file, '--agent', 'b', '--json', '/x']).stdout).interleaving).toBe(undefined);
     expect(JSON.parse(run(['explain', file, '--agent', 'b', '--mode', 'google', '--json', '/x']).stdout).interleaving).toEqual({ group: 1, lines: [2] });
   });
+
+  /** fetch's pacing lines (and the line after them) for `agent`, and the pacing of its JSON. */
+  async function fetchedPacing(origin: string, agent: string): Promise<{ lines: string[]; json: unknown[] }> {
+    const human = await runAsync(['fetch', origin, '--agent', agent]);
+    const json = JSON.parse((await runAsync(['fetch', origin, '--agent', agent, '--json'])).stdout);
+    return { lines: human.stdout.split('\n').slice(5, 10), json: [json.pacing, json.pacingInterleaving] };
+  }
+
+  it('fetch prints the pacing the file asks of the agent, and notes a pacing from such a group', async () => {
+    const [site] = await startSites(1, serve(`${BITBUCKET}\nUser-agent: d\nRequest-rate: 1/5s 0600-0845\nVisit-time: 2300-0300\nDisallow: /d\n`));
+    expect(await fetchedPacing(site.origin, 'b')).toEqual({
+      lines: [
+        '  crawl-delay 1',
+        '  request-rate none',
+        '  visit-time  none',
+        '  delay       1000 ms between requests',
+        '  note        the pacing comes from the group at line 1, whose user-agent lines have line 2 between them: under RFC 9309 all its agents share it',
+      ],
+      json: [{ crawlDelayMs: 1000, requestRate: null, visitTime: null, delayMs: 1000 }, { group: 1, lines: [2] }],
+    });
+    expect(await fetchedPacing(site.origin, 'd')).toEqual({
+      lines: [
+        '  crawl-delay none',
+        '  request-rate 1 per 5000 ms 0600-0845 UTC',
+        '  visit-time  2300-0300 UTC',
+        '  delay       5000 ms between requests',
+        '  agents      a, c, d',
+      ],
+      json: [{ crawlDelayMs: null, requestRate: { requests: 1, perMs: 5000, window: { start: 360, end: 525 } }, visitTime: [{ start: 1380, end: 180 }], delayMs: 5000 }, undefined],
+    });
+    await stopSites([site]);
+  });
 });
 
 describe('robots-wasm filter and fetch: reports, order, bytes', () => {
