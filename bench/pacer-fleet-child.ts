@@ -17,6 +17,8 @@ export interface PacerFleetJob {
   /** The origins this process requests, in its order; each `perOrigin` times. */
   origins: string[];
   perOrigin: number;
+  /** The Pacer's maxConcurrentPerOrigin. */
+  maxConcurrent: number;
 }
 
 /** What a child reports. */
@@ -60,7 +62,7 @@ await cache.checkMany(job.origins.map((origin) => `${origin}/`));
 process.stdout.write('ready\n');
 await new Promise((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
 
-const pacer = new Pacer({ cache, maxDelayMs: 10_000 });
+const pacer = new Pacer({ cache, maxDelayMs: 10_000, maxConcurrentPerOrigin: job.maxConcurrent });
 const before = { reserves: store.reserves, releases: store.releases };
 const starts = await Promise.all(job.origins.map((origin) => Promise.all(Array.from({ length: job.perOrigin }, async (_, i) => {
   const slot = await pacer.acquire(`${origin}/page/${i}`);

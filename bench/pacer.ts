@@ -143,7 +143,7 @@ export async function runPacerGroup(options: PacerGroupOptions): Promise<PacerGr
   const problems = result.fetches === 0 ? [] : [`the cache fetched ${result.fetches} robots.txt while timed`];
   pacer.cache.clear();
   const fleet = await runPacerFleet(options);
-  if (fleet !== undefined && fleet.unshared > 0) problems.push(`the fleet's store was out: ${fleet.storeEvents.join(', ')}`);
+  for (const run of fleet === undefined ? [] : [fleet.oneSlot, fleet.spacingOnly]) if (run.unshared > 0) problems.push(`the fleet's store was out: ${run.storeEvents.join(', ')}`);
   const out = { machine: machineInfo(), quick: options.quick, parameters: { origins: ORIGINS, callsPerTimedCall: CALLS, rounds, taskMs, agent: AGENT }, ...result, fleet, problems, targets };
   writeFileSync(new URL('../../bench/pacer.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nbench/pacer.json written');

@@ -51,7 +51,8 @@ export interface RobotsStore {
    * Optional, with reserveSlot: ends `slot` of `key`, held or in line (nothing when neither), and steers
    * the origin: `success` resets the failures in a row, `pause` pauses it `pauseMs` from now
    * (a longer pause in force stays), `failure` counts one more failure and pauses it
-   * `backoffBaseMs` doubled per earlier failure, at most `backoffMaxMs`.
+   * `backoffBaseMs` doubled per earlier failure, at most `backoffMaxMs`; with `started`, the
+   * origin's next start is at least its `delayMs` after the slot's start, `agoMs` before now.
    */
   releaseSlot?(key: string, slot: string, end: SlotEnd): Promise<SlotEndReply>;
 }

@@ -39,11 +39,17 @@ export interface SlotReply {
   now?: number;
 }
 
-/** How a slot ended, as the ledger steers the origin by it. */
-export type SlotEnd =
+/**
+ * How a slot ended, as the ledger steers the origin by it; `started`, for a slot that started:
+ * how long before the release it did and the delay it asked, so that the origin's next start is
+ * at least that delay after the real start (one that came later than reserved, as a busy
+ * process does, moves it), on the ledger's own clock.
+ */
+export type SlotEnd = (
   | { kind: 'success' | 'none' }
   | { kind: 'pause'; pauseMs: number }
-  | { kind: 'failure'; backoffBaseMs: number; backoffMaxMs: number };
+  | { kind: 'failure'; backoffBaseMs: number; backoffMaxMs: number }
+) & { started?: { agoMs: number; delayMs: number } };
 
 /** The ledger's answer to a release: failures in a row fleet-wide, and the pause now in force from this end (0 for none). */
 export interface SlotEndReply {
@@ -114,6 +120,7 @@ export class SlotLedger {
       pauseMs = backoffMs(failures, end.backoffBaseMs, end.backoffMaxMs);
     }
     if (pauseMs > 0) this.#schedule.pause(key, now + pauseMs);
+    if (end.started !== undefined) this.#schedule.started(key, now - end.started.agoMs, end.started.delayMs);
     this.#forgetIfPast(key, now);
     return { failures, pauseMs };
   }

@@ -77,12 +77,6 @@ export interface PacerCounts {
   skips: number;
   /** Slots given out by this process's schedule alone because the fleet's store was out. */
   unshared: number;
-  /**
-   * Starts reserved in the fleet's ledger that this process reached too late (its event loop
-   * was busy) and gave back, so as not to start closer than the delay to the next process's
-   * start; the request waits for a later one.
-   */
-  missed: number;
 }
 
 /** One origin in use, in PacerStats. */
@@ -142,13 +136,17 @@ interface Waiter {
   delayMs: number | undefined;
   /** Its name in the fleet's ledger, once it asked there: the same each time it asks, so that it keeps its place in line. */
   slot: string | undefined;
-  /** Reserved starts it gave back for coming to them late. */
-  missed: number;
   windows: TimeWindow[] | undefined;
   resolve: (slot: PacerSlot) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+}
+
+/** A slot's place in the fleet's ledger: its name, and the delay its start sets. */
+interface Shared {
+  slot: string;
+  delayMs: number;
 }
 
 /** The head waiter's start being reserved in the fleet's ledger: asked (no timer yet), or reserved and timed. */
@@ -175,15 +173,10 @@ interface OriginQueue {
 /** How often a process asks again for a slot of an origin whose fleet-wide slots are all held. */
 const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 400;
-/**
- * A reserved start reached later than this past when it was due is given back: starting it
- * would bring the next process's start closer than the delay. A waiter gives back at most
- * MAX_MISSED, so that a process always busy still gets its turns.
- */
-const LATE_MS = 10;
+/** How long before its turn a waiter in line asks again (at most a fifth of the delay), so that its start is reserved by then. */
+const EARLY_MS = 50;
 /** How long after an origin falls idle it is looked at for forgetting. */
 const SWEEP_MS = 1000;
-const MAX_MISSED = 3;
 
 /** What reserveSlot and releaseSlot may answer. */
 const isSlotReply = (r: unknown): boolean =>
@@ -194,7 +187,7 @@ const LAG_FLOOR_DRIFT = 1e-3;
 const isEndReply = (r: unknown): boolean => Number.isFinite((r as SlotEndReply)?.failures) && Number.isFinite((r as SlotEndReply)?.pauseMs);
 
 function zeroCounts(): PacerCounts {
-  return { acquired: 0, waits: 0, waitedMs: 0, pauses: 0, backoffs: 0, skips: 0, unshared: 0, missed: 0 };
+  return { acquired: 0, waits: 0, waitedMs: 0, pauses: 0, backoffs: 0, skips: 0, unshared: 0 };
 }
 
 /** `value` when a whole number of at least `min` (and at most `max`), `fallback` when undefined; else a RangeError. */
@@ -349,7 +342,7 @@ export class Pacer {
     const now = this.#startsNow(origin);
     if (now !== undefined) return Promise.resolve(now);
     return new Promise<PacerSlot>((resolve, reject) => {
-      const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, slot: undefined, missed: 0, windows: undefined, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, slot: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
       const queue = this.#queueOf(origin);
       queue.waiters.push(waiter);
       if (signal !== undefined) {
@@ -519,7 +512,9 @@ export class Pacer {
         void link.force(async (store) => void (await store.releaseSlot!(origin, reservation.slot, { kind: 'none' })));
         return this.#pump(origin);
       }
-      const wait = reply.waitMs > 0 ? Math.min(reply.waitMs, this.#maxWaitMs) : q.pollMs;
+      // Asking a little before its turn, the reservation is made by then and the start is on time.
+      const early = Math.min(EARLY_MS, head.delayMs! / 5) + this.#lagOf(reply, performance.now());
+      const wait = reply.waitMs > 0 ? Math.max(0, Math.min(reply.waitMs, this.#maxWaitMs) - early) : q.pollMs;
       q.pollMs = reply.waitMs > 0 ? FIRST_POLL_MS : Math.min(q.pollMs * 2, MAX_POLL_MS);
       q.timer = setTimeout(() => this.#pump(origin), wait);
       return;
@@ -548,23 +543,23 @@ export class Pacer {
   }
 
   /**
-   * The reserved start is due: the head waiter gets its slot, shared with the fleet's ledger;
-   * reached late (a busy event loop held the answer or the timer back), it is given back and
-   * the waiter asks again.
+   * The reserved start is due: the head waiter gets its slot, shared with the fleet's ledger.
+   * Its release tells the ledger when it really started, so a start a busy process made late
+   * moves the next one as much (with more than one slot per origin, a start reserved before
+   * that release keeps its time).
    */
   #startReserved(origin: string, q: OriginQueue): void {
     const reservation = q.reservation!;
-    q.reservation = undefined;
-    const late = performance.now() - reservation.dueAt > LATE_MS && reservation.waiter.delayMs! > 0;
-    if (late && reservation.waiter.missed < MAX_MISSED) {
-      reservation.waiter.missed++;
-      this.#count(q, 'missed');
-      this.#endShared(origin, reservation.slot, { kind: 'none' });
-      return this.#pump(origin);
+    // A timer set from a busy event loop counts from the loop's last tick and can fire early.
+    const early = reservation.dueAt - performance.now();
+    if (early > 0) {
+      reservation.timer = setTimeout(() => this.#startReserved(origin, q), Math.ceil(early));
+      return;
     }
+    q.reservation = undefined;
     q.waiters.shift();
     reservation.waiter.queued = false;
-    this.#start(origin, q, reservation.waiter, Date.now(), reservation.slot);
+    this.#start(origin, q, reservation.waiter, Date.now(), { slot: reservation.slot, delayMs: reservation.waiter.delayMs! });
     this.#pump(origin);
   }
 
@@ -579,14 +574,14 @@ export class Pacer {
   }
 
   /** Gives `waiter` its slot, started `now`; `shared`: its slot in the fleet's ledger. */
-  #start(origin: string, q: OriginQueue, waiter: Waiter, now: number, shared: string | undefined): void {
+  #start(origin: string, q: OriginQueue, waiter: Waiter, now: number, shared: Shared | undefined): void {
     if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
     // A start in the pass that found robots.txt read took microseconds: only a millisecond or more is a wait.
     waiter.resolve(this.#grant(origin, q, waiter.delayMs!, now, Math.floor(performance.now() - waiter.since), shared));
   }
 
   /** A slot of `origin` started `now`, after `waited` ms, setting the next start `delayMs` later; `shared`: its slot in the fleet's ledger. */
-  #grant(origin: string, q: OriginQueue, delayMs: number, now: number, waited: number, shared: string | undefined): PacerSlot {
+  #grant(origin: string, q: OriginQueue, delayMs: number, now: number, waited: number, shared: Shared | undefined): PacerSlot {
     this.#schedule.started(origin, now, delayMs);
     this.#count(q, 'acquired');
     if (waited > 0) {
@@ -594,9 +589,10 @@ export class Pacer {
       this.#count(q, 'waitedMs', waited);
     }
     let lease: ReturnType<typeof setTimeout> | undefined;
+    const startedPerf = performance.now();
     const slot = new PacerSlot(origin, now, waited, (_slot, outcome) => {
       clearTimeout(lease);
-      this.#released(origin, outcome, shared);
+      this.#released(origin, outcome, shared, startedPerf);
     });
     // A crawler that lost a slot must not stall the origin forever; the lease keeps no process alive.
     lease = setTimeout(() => slot.release(), this.#o.leaseMs);
@@ -606,7 +602,7 @@ export class Pacer {
   }
 
   /** A slot came back: its outcome steers the origin, here and in the fleet's ledger, and the next waiter may start. */
-  #released(origin: string, outcome: unknown, shared: string | undefined): void {
+  #released(origin: string, outcome: unknown, shared: Shared | undefined, startedPerf: number): void {
     const q = this.#queues.get(origin);
     if (q === undefined) return;
     q.held--;
@@ -617,7 +613,7 @@ export class Pacer {
       // An outcome that cannot be read (a throwing getter) steers nothing.
     }
     this.#steer(origin, q, end);
-    if (shared !== undefined) this.#endShared(origin, shared, end);
+    if (shared !== undefined) this.#endShared(origin, shared.slot, { ...end, started: { agoMs: performance.now() - startedPerf, delayMs: shared.delayMs } });
     this.#pump(origin);
   }
 

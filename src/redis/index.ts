@@ -114,10 +114,13 @@ return {1, at - now, now}`;
 
 /**
  * Ends slot ARGV[1] of the origin KEYS[1] (ARGV: slot, kind, pauseMs, backoffBaseMs,
- * backoffMaxMs, keepMs) as RobotsStore.releaseSlot says; answers {failures, pauseMs}.
+ * backoffMaxMs, keepMs, startedAgoMs (-1 for a slot that did not start), delayMs) as
+ * RobotsStore.releaseSlot says; answers {failures, pauseMs}.
  */
 const RELEASE_SLOT_SCRIPT = `${LEDGER_PRELUDE}
 redis.call('hdel', KEYS[1], 's:' .. ARGV[1], 'w:' .. ARGV[1])
+local startedAgo, delay = tonumber(ARGV[7]), tonumber(ARGV[8])
+if startedAgo >= 0 and now - startedAgo + delay > num(redis.call('hget', KEYS[1], 'next')) then redis.call('hset', KEYS[1], 'next', now - startedAgo + delay) end
 local failures, pause = 0, 0
 if ARGV[2] == 'success' then redis.call('hdel', KEYS[1], 'failures')
 elseif ARGV[2] == 'pause' then pause = tonumber(ARGV[3])
@@ -161,6 +164,8 @@ export class RedisStore implements RobotsStore {
   readonly #client: RedisCommandClient;
   readonly #prefix: string;
   readonly #signer: ValueSigner | undefined;
+  /** Each script's SHA-1 once SCRIPT LOAD gave it. */
+  readonly #shas = new Map<string, Promise<string>>();
 
   constructor(client: RedisCommandClient, options: RedisStoreOptions = {}) {
     if (typeof client?.sendCommand !== 'function') throw new TypeError('robots-wasm: RedisStore needs a client with sendCommand (the redis package\'s)');
@@ -172,12 +177,34 @@ export class RedisStore implements RobotsStore {
   }
 
   /**
+   * Runs `script` on `key` by its SHA-1 (EVALSHA), loaded once per store with SCRIPT LOAD, so
+   * that its text does not cross the connection on every call; a server that lost it (NOSCRIPT:
+   * restarted or flushed) gets the text, and the script is loaded again for the next calls.
+   */
+  async #eval(script: string, key: string, args: string[]): Promise<unknown> {
+    let sha = this.#shas.get(script);
+    if (sha === undefined) {
+      sha = Promise.resolve(this.#client.sendCommand(['SCRIPT', 'LOAD', script])).then((reply) => expectReply(reply, 'SCRIPT LOAD', isText));
+      this.#shas.set(script, sha);
+      // A load that failed is tried again by the next call, not remembered.
+      sha.catch(() => this.#shas.delete(script));
+    }
+    try {
+      return await this.#client.sendCommand(['EVALSHA', await sha, '1', key, ...args]);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      this.#shas.delete(script);
+      return this.#client.sendCommand(['EVAL', script, '1', key, ...args]);
+    }
+  }
+
+  /**
    * See RobotsStore.get. A key of another type, a value longer than `maxLength` (never
    * transferred) and, with a key, a value without a valid tag all read as '': not a record.
    */
   async get(key: string, maxLength?: number): Promise<string | undefined> {
     const limit = maxLength === undefined ? Number.MAX_SAFE_INTEGER : maxLength + (this.#signer === undefined ? 0 : SIGNED_HEADER_LENGTH);
-    const reply = await this.#client.sendCommand(['EVAL', GET_SCRIPT, '1', `${this.#prefix}robots:${key}`, String(limit)]);
+    const reply = await this.#eval(GET_SCRIPT, `${this.#prefix}robots:${key}`, [String(limit)]);
     const value = expectReply(reply, 'GET', isTextOrNull);
     if (value === null) return undefined;
     if (this.#signer === undefined || value === '') return value;
@@ -197,21 +224,21 @@ export class RedisStore implements RobotsStore {
 
   /** See RobotsStore.claim: true, or the holder's name ('' for a key there that is not a lease). */
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean | string> {
-    const reply = await this.#client.sendCommand(['EVAL', CLAIM_SCRIPT, '1', `${this.#prefix}lease:${key}`, owner, px(leaseMs)]);
+    const reply = await this.#eval(CLAIM_SCRIPT, `${this.#prefix}lease:${key}`, [owner, px(leaseMs)]);
     const held = expectReply(reply, 'SET NX', isClaimReply);
     return held === 1 ? true : held;
   }
 
   /** See RobotsStore.release. */
   async release(key: string, owner: string): Promise<void> {
-    expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SCRIPT, '1', `${this.#prefix}lease:${key}`, owner]), 'EVAL', isCount);
+    expectReply(await this.#eval(RELEASE_SCRIPT, `${this.#prefix}lease:${key}`, [owner]), 'EVAL', isCount);
   }
 
   /** See RobotsStore.reserveSlot: one script on the origin's ledger `<prefix>pace:<origin>`, on Redis's clock. */
   async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
     const { delayMs, maxConcurrent, leaseMs, maxWaitMs } = request;
     const args = [slot, delayMs, maxConcurrent, leaseMs, maxWaitMs, LEDGER_KEEP_MS, WAITER_GRACE_MS].map((v) => String(v));
-    const [reserved, waitMs, now] = expectReply(await this.#client.sendCommand(['EVAL', RESERVE_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isIntegers(3));
+    const [reserved, waitMs, now] = expectReply(await this.#eval(RESERVE_SCRIPT, `${this.#prefix}pace:${key}`, args), 'EVAL', isIntegers(3));
     return { reserved: reserved === 1, waitMs, now };
   }
 
@@ -219,8 +246,9 @@ export class RedisStore implements RobotsStore {
   async releaseSlot(key: string, slot: string, end: SlotEnd): Promise<SlotEndReply> {
     const pauseMs = end.kind === 'pause' ? end.pauseMs : 0;
     const [base, max] = end.kind === 'failure' ? [end.backoffBaseMs, end.backoffMaxMs] : [0, 0];
-    const args = [slot, end.kind, pauseMs, base, max, LEDGER_KEEP_MS].map((v) => String(v));
-    const [failures, pause] = expectReply(await this.#client.sendCommand(['EVAL', RELEASE_SLOT_SCRIPT, '1', `${this.#prefix}pace:${key}`, ...args]), 'EVAL', isIntegers(2));
+    const started = end.started === undefined ? [-1, 0] : [Math.max(0, Math.round(end.started.agoMs)), end.started.delayMs];
+    const args = [slot, end.kind, pauseMs, base, max, LEDGER_KEEP_MS, ...started].map((v) => String(v));
+    const [failures, pause] = expectReply(await this.#eval(RELEASE_SLOT_SCRIPT, `${this.#prefix}pace:${key}`, args), 'EVAL', isIntegers(2));
     return { failures, pauseMs: pause };
   }
 }
