@@ -1,13 +1,12 @@
 // The pacer group (`npm run bench -- pacer [--quick]`, and a group of `npm run bench`): what
-// Pacer.acquire and PacerSlot.release cost when no wait is due, in one process with no store.
-// Then the fleet run of bench/pacer-fleet.ts: 4 processes pacing 2,000 origins through Redis.
+// Pacer.acquire and PacerSlot.release cost when no wait is due, in one process with no store,
+// then the fleet runs of bench/pacer-fleet.ts (4 processes pacing 2,000 origins through Redis).
 // The RobotsCache is loaded from a snapshot whose origins all allow everything with no
 // Crawl-delay, so nothing is fetched while timing, and the calls rotate over ORIGINS origins
 // with minDelayMs 0. The peer is the pacer a crawler writes for itself: the URL parser's
-// origin, and a Map of per-origin next-allowed times spaced by a Map of delays, with the same
-// async shape. RobotsCache.get alone, awaited per call, is
-// timed beside them: the read of robots.txt every acquire makes, a floor under the Pacer's
-// cost. Prints the table and the targets, and writes bench/pacer.json.
+// origin and a Map of per-origin next-allowed times spaced by a Map of delays, with the same
+// async shape. RobotsCache.get alone, awaited per call, is timed beside them: the read of
+// robots.txt every acquire makes. Prints the tables and targets, writes bench/pacer.json.
 
 import { writeFileSync } from 'node:fs';
 import { Pacer, RobotsCache, type RobotsCacheSnapshot } from 'robots-wasm';
