@@ -504,27 +504,32 @@ export class Pacer {
       if (reply !== STORE_OUT) this.#endShared(origin, reservation.slot, { kind: 'none' });
       return;
     }
-    if (reply === STORE_OUT || !reply.reserved) {
+    if (reply === STORE_OUT) {
       q.reservation = undefined;
-      if (reply === STORE_OUT) {
-        // A reserve that timed out may still be carried out when the store wakes up: the release
-        // queued behind it undoes it, or its slot would hold the origin for a whole lease.
-        void link.force(async (store) => void (await store.releaseSlot!(origin, reservation.slot, { kind: 'none' })));
-        return this.#pump(origin);
-      }
-      // Asking a little before its turn, the reservation is made by then and the start is on time.
-      const early = Math.min(EARLY_MS, head.delayMs! / 5) + this.#lagOf(reply, performance.now());
-      const wait = reply.waitMs > 0 ? Math.max(0, Math.min(reply.waitMs, this.#maxWaitMs) - early) : q.pollMs;
-      q.pollMs = reply.waitMs > 0 ? FIRST_POLL_MS : Math.min(q.pollMs * 2, MAX_POLL_MS);
-      q.timer = setTimeout(() => this.#pump(origin), wait);
-      return;
+      // A reserve that timed out may still be carried out when the store wakes up: the release
+      // queued behind it undoes it, or its slot would hold the origin for a whole lease.
+      void link.force(async (store) => void (await store.releaseSlot!(origin, reservation.slot, { kind: 'none' })));
+      return this.#pump(origin);
     }
+    if (!reply.reserved) return this.#comeBackAtTurn(origin, q, head, reply);
     q.pollMs = FIRST_POLL_MS;
     const wait = Math.min(Math.max(0, reply.waitMs), this.#maxWaitMs);
     const arrived = performance.now();
     reservation.dueAt = arrived + wait - this.#lagOf(reply, arrived);
     if (reservation.dueAt <= arrived) this.#startReserved(origin, q);
     else reservation.timer = setTimeout(() => this.#startReserved(origin, q), reservation.dueAt - arrived);
+  }
+
+  /**
+   * The head waiter is in the ledger's line: the queue asks again a little before its turn,
+   * so that the start is reserved by then and on time, or polls when only a slot must come free.
+   */
+  #comeBackAtTurn(origin: string, q: OriginQueue, head: Waiter, reply: SlotReply): void {
+    q.reservation = undefined;
+    const early = Math.min(EARLY_MS, head.delayMs! / 5) + this.#lagOf(reply, performance.now());
+    const wait = reply.waitMs > 0 ? Math.max(0, Math.min(reply.waitMs, this.#maxWaitMs) - early) : q.pollMs;
+    q.pollMs = reply.waitMs > 0 ? FIRST_POLL_MS : Math.min(q.pollMs * 2, MAX_POLL_MS);
+    q.timer = setTimeout(() => this.#pump(origin), wait);
   }
 
   /**
