@@ -57,7 +57,9 @@ const client = createClient({ url: job.redisUrl });
 await client.connect();
 const store = new CountingStore(client as unknown as RedisCommandClient, job.prefix);
 const storeEvents: string[] = [];
-const cache = new RobotsCache({ agent: job.agent, store, concurrency: 64, onStoreEvent: (event) => storeEvents.push(event.type) });
+// Four processes and Redis share two cores here, and each sends thousands of scripts at once at
+// the start: a store call may wait that long for a core without the store being out.
+const cache = new RobotsCache({ agent: job.agent, store, concurrency: 64, storeTimeoutMs: 5000, onStoreEvent: (event) => storeEvents.push(event.type) });
 await cache.checkMany(job.origins.map((origin) => `${origin}/`));
 process.stdout.write('ready\n');
 await new Promise((resolve) => createInterface({ input: process.stdin }).once('line', resolve));

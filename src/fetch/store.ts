@@ -48,7 +48,9 @@ export interface RobotsStore {
    */
   reserveSlot?(key: string, slot: string, request: SlotRequest): Promise<SlotReply>;
   /**
-   * Optional, with reserveSlot: ends `slot` of `key`, held or in line (nothing when neither), and steers
+   * Optional, with reserveSlot: ends `slot` of `key`, held or in line (nothing when neither; a
+   * slot released without `started` gives back the spacing it took when no later start was
+   * reserved after it), and steers
    * the origin: `success` resets the failures in a row, `pause` pauses it `pauseMs` from now
    * (a longer pause in force stays), `failure` counts one more failure and pauses it
    * `backoffBaseMs` doubled per earlier failure, at most `backoffMaxMs`; with `started`, the

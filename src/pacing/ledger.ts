@@ -74,8 +74,8 @@ const SWEEP_EVERY = 4096;
 
 /** Per origin in a SlotLedger: slots reserved or held, and the waiters turned away, in the order they came. */
 interface OriginLedger {
-  /** Slot to when its lease ends. */
-  slots: Map<string, number>;
+  /** Slot to when its lease ends, its start, and the next start it set. */
+  slots: Map<string, { until: number; at: number; next: number }>;
   /** Slot to when its place in line lapses, in arrival order. */
   waiters: Map<string, number>;
 }
@@ -101,7 +101,7 @@ export class SlotLedger {
     }
     o.waiters.delete(slot);
     this.#schedule.started(key, at, request.delayMs);
-    o.slots.set(slot, at + request.leaseMs);
+    o.slots.set(slot, { until: at + request.leaseMs, at, next: at + request.delayMs });
     return { reserved: true, waitMs: at - now, now };
   }
 
@@ -109,8 +109,10 @@ export class SlotLedger {
   release(key: string, slot: string, end: SlotEnd, now = Date.now()): SlotEndReply {
     this.#sweepNow(now);
     const o = this.#origins.get(key);
+    const held = o?.slots.get(slot);
     o?.slots.delete(slot);
     o?.waiters.delete(slot);
+    if (held !== undefined && end.started === undefined) this.#schedule.unstart(key, held.at, held.next);
     let pauseMs = 0;
     let failures = 0;
     if (end.kind === 'success') this.#schedule.succeeded(key);
@@ -145,7 +147,8 @@ export class SlotLedger {
   #live(key: string, now: number): OriginLedger {
     let o = this.#origins.get(key);
     if (o === undefined) this.#origins.set(key, (o = { slots: new Map(), waiters: new Map() }));
-    for (const map of [o.slots, o.waiters]) for (const [slot, until] of map) if (until <= now) map.delete(slot);
+    for (const [slot, held] of o.slots) if (held.until <= now) o.slots.delete(slot);
+    for (const [slot, until] of o.waiters) if (until <= now) o.waiters.delete(slot);
     return o;
   }
 }

@@ -651,10 +651,14 @@ export class Pacer {
 
   /**
    * Ends the slot in the fleet's ledger; the pause the fleet's answer puts in force (a longer
-   * back-off, from failures in other processes too) holds here as well.
+   * back-off, from failures in other processes too) holds here as well. While the store is out
+   * the release is still sent, unanswered: one skipped would hold the slot for its whole lease
+   * once the store is back (a frozen server carries it out in order when it wakes).
    */
   #endShared(origin: string, slot: string, end: SlotEnd): void {
-    void this.#link!.call((store) => store.releaseSlot!(origin, slot, end), isEndReply).then((reply) => {
+    const link = this.#link!;
+    if (link.out) return void link.force(async (store) => void (await store.releaseSlot!(origin, slot, end)));
+    void link.call((store) => store.releaseSlot!(origin, slot, end), isEndReply).then((reply) => {
       if (reply === STORE_OUT || reply.pauseMs <= 0) return;
       this.#schedule.pause(origin, Date.now() + Math.min(reply.pauseMs, this.#maxWaitMs));
       this.#queueOf(origin);

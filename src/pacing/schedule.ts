@@ -57,6 +57,12 @@ export class LocalSchedule implements PaceSchedule {
     s.pausedUntil = Math.max(s.pausedUntil, until);
   }
 
+  /** A start reserved at `at` that set the next start to `next` never happened: when nothing came after it, the spacing it took is given back. */
+  unstart(origin: string, at: number, next: number): void {
+    const s = this.#map.get(origin);
+    if (s !== undefined && s.nextStart === next) s.nextStart = at;
+  }
+
   failed(origin: string): number {
     return ++this.#of(origin).failures;
   }

@@ -67,7 +67,8 @@ local function keep(untilMs) if untilMs > now + redis.call('pttl', KEYS[1]) then
 /**
  * Reserves slot ARGV[1] of the origin KEYS[1] (ARGV: slot, delayMs, maxConcurrent, leaseMs,
  * maxWaitMs, keepMs, waiterGraceMs) as RobotsStore.reserveSlot says; answers {reserved 0|1,
- * waitMs, now}. Slots are fields `s:<slot>` holding when their lease ends; the line is fields
+ * waitMs, now}. Slots are fields `s:<slot>` holding when their lease ends, their start and the
+ * next start they set (`<leaseEnd> <start> <next>`); the line is fields
  * `w:<slot>` holding `<place> <until>`, places counted by the field `line`. The ledger lives
  * keepMs past its last start, pause, lease or place in line, so that idle origins are forgotten.
  */
@@ -80,7 +81,7 @@ for i = 1, #fields, 2 do
   if name == 'next' then nextStart = num(value)
   elseif name == 'paused' then paused = num(value)
   elseif prefix == 's:' then
-    if num(value) > now then held = held + 1 else redis.call('hdel', KEYS[1], name) end
+    if num(string.match(value, '^%d+')) > now then held = held + 1 else redis.call('hdel', KEYS[1], name) end
   elseif prefix == 'w:' then
     local place, untilMs = string.match(value, '^(%d+) (%d+)$')
     if place == nil or num(untilMs) <= now then redis.call('hdel', KEYS[1], name)
@@ -108,18 +109,24 @@ if held >= tonumber(ARGV[3]) or (first ~= nil and first ~= 'w:' .. ARGV[1]) then
 end
 redis.call('hdel', KEYS[1], 'w:' .. ARGV[1])
 local leaseEnd = at + tonumber(ARGV[4])
-redis.call('hset', KEYS[1], 'next', at + tonumber(ARGV[2]), 's:' .. ARGV[1], leaseEnd)
+redis.call('hset', KEYS[1], 'next', at + tonumber(ARGV[2]), 's:' .. ARGV[1], string.format('%d %d %d', leaseEnd, at, at + tonumber(ARGV[2])))
 keep(math.max(at + tonumber(ARGV[2]), leaseEnd) + tonumber(ARGV[6]))
 return {1, at - now, now}`;
 
 /**
  * Ends slot ARGV[1] of the origin KEYS[1] (ARGV: slot, kind, pauseMs, backoffBaseMs,
  * backoffMaxMs, keepMs, startedAgoMs (-1 for a slot that did not start), delayMs) as
- * RobotsStore.releaseSlot says; answers {failures, pauseMs}.
+ * RobotsStore.releaseSlot says; answers {failures, pauseMs}. A slot that never started gives
+ * its spacing back when no later start was reserved after it.
  */
 const RELEASE_SLOT_SCRIPT = `${LEDGER_PRELUDE}
+local held = redis.call('hget', KEYS[1], 's:' .. ARGV[1])
 redis.call('hdel', KEYS[1], 's:' .. ARGV[1], 'w:' .. ARGV[1])
 local startedAgo, delay = tonumber(ARGV[7]), tonumber(ARGV[8])
+if startedAgo < 0 and held then
+  local at, set = string.match(held, '^%d+ (%d+) (%d+)$')
+  if at and redis.call('hget', KEYS[1], 'next') == set then redis.call('hset', KEYS[1], 'next', at) end
+end
 if startedAgo >= 0 and now - startedAgo + delay > num(redis.call('hget', KEYS[1], 'next')) then redis.call('hset', KEYS[1], 'next', now - startedAgo + delay) end
 local failures, pause = 0, 0
 if ARGV[2] == 'success' then redis.call('hdel', KEYS[1], 'failures')
