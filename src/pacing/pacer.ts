@@ -16,7 +16,7 @@ import type { Pacing, TimeWindow } from '../robots/pacing.js';
 import { backoffMs, type SlotEnd, type SlotEndReply, type SlotReply, type SlotRequest } from './ledger.js';
 import type { RobotsTxt } from '../robots-txt.js';
 import { headerValue, retryAfterMs } from '../fields/retry-after.js';
-import { LocalSchedule, type PaceSchedule } from './schedule.js';
+import { LocalSchedule } from './schedule.js';
 
 /** What `acquire` does when robots.txt asks a longer delay than `maxDelayMs`. */
 export type TooLong = 'wait' | 'skip';
@@ -296,7 +296,7 @@ export class Pacer {
   /** The product token the pacing is read for. */
   readonly agent: string;
   readonly #o: Resolved;
-  readonly #schedule: PaceSchedule = new LocalSchedule();
+  readonly #schedule = new LocalSchedule();
   readonly #queues = new Map<string, OriginQueue>();
   readonly #totals = zeroCounts();
   /** The fleet's store, when starts are reserved in its ledger. */
