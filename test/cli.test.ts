@@ -539,7 +539,54 @@ describe('robots-wasm filter and fetch: reports, order, bytes', () => {
     expect(r.code).toBe(1);
     expect(r.bytes.equals(Buffer.concat([Buffer.from(`${o}/caf`), Buffer.from([0xe9]), Buffer.from(`\n${o}/`), Buffer.from([0xff, 0xfe]), Buffer.from('/b\n')]))).toBe(true);
     const at = `${o}/caf\xe9\r\n${o}/private/x\n\nnot a url\n`.length;
-    expect(r.stderr).toBe(`robots-wasm: the line at byte ${at} is ${long.length} bytes long, more than ${8 * 1024 * 1024}: not checked\n`);
+    expect(r.stderr).toBe([
+      `robots-wasm: the line at byte ${at} is ${long.length} bytes long, more than ${8 * 1024 * 1024}: not checked\n`,
+      'robots-wasm: 1 line skipped (not an absolute http(s) URL), first at line 4: "not a url"\n',
+    ].join(''));
+  });
+
+  it('filter counts the lines that are no absolute http(s) URL on stderr; --strict exits 1 after printing the allowed ones', async () => {
+    const o = sites[0].origin;
+    sites[0].handler = serve('User-agent: *\nDisallow: /private\n');
+    const { urls, cache } = frontier([`${o}/a`, 'not a url', 'http://[::1', '', 'ftp://example.com/x', '/relative', `${o}/private/x`, `${o}/b`]);
+    const said = 'robots-wasm: 4 lines skipped (not absolute http(s) URLs), first at line 2: "not a url"\n';
+    const expected = { stdout: `${o}/a\n${o}/b\n`, stderr: said };
+    expect(await runAsync(['filter', '--agent', 'Bot', urls])).toMatchObject({ code: 0, ...expected });
+    expect(await runAsync(['filter', '--agent', 'Bot', '--strict', urls])).toMatchObject({ code: 1, ...expected });
+    expect(await runAsync(['filter', '--agent', 'Bot', '--strict', '--cache', cache, urls])).toMatchObject({ code: 1, ...expected });
+    expect(await runAsync(['filter', '--agent', 'Bot', '--strict=yes', urls])).toMatchObject({ code: 2, stdout: '' });
+    const clean = frontier([`${o}/a`, '', `${o}/private/x`]);
+    expect(await runAsync(['filter', '--agent', 'Bot', '--strict', clean.urls])).toMatchObject({ code: 0, stdout: `${o}/a\n`, stderr: '' });
+    const odd = `say "hi"\t${'y'.repeat(300)}`;
+    const quoted = frontier([`${o}/a`, odd]);
+    expect(await runAsync(['filter', '--agent', 'Bot', quoted.urls])).toMatchObject({
+      code: 0, stderr: `robots-wasm: 1 line skipped (not an absolute http(s) URL), first at line 2: ${JSON.stringify(`${odd.slice(0, 200)}...`)}\n`,
+    });
+  });
+
+  // script(1) (util-linux) gives the CLI a terminal.
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal, filter clears its progress line before a message about an origin, then draws it again', async () => {
+    const slow = (await startSites(1, (_req, res) => setTimeout(() => res.writeHead(503).end(), 1500)))[0];
+    const o = sites[0].origin;
+    sites[0].handler = serve('User-agent: *\nDisallow: /private\n');
+    // Over 8 MiB, the least input that shows progress; the slow origin halfway, once progress is drawn.
+    const lines = Array.from({ length: 300_000 }, (_, i) => `${o}/page/${i}`);
+    lines.splice(150_000, 0, `${slow.origin}/a`);
+    const { urls, dir } = frontier(lines);
+    expect(statSync(urls).size).toBeGreaterThan(8 << 20);
+    // stderr on the terminal, stdout to a file.
+    const command = `'${process.execPath}' '${CLI}' filter --agent Bot '${urls}' > '${join(dir, 'out')}'`;
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let tty = '';
+    child.stdout.on('data', (d) => (tty += d));
+    const code = await new Promise((done) => child.on('close', done));
+    await stopSites([slow]);
+    expect(code).toBe(0);
+    expect(readFileSync(join(dir, 'out'), 'utf8').split('\n').length).toBe(300_001);
+    const message = `robots-wasm: ${slow.origin}: robots.txt unreachable (HTTP 503): everything is disallowed`;
+    expect(tty).toMatch(/\r[0-9,]+ URLs kept, [0-9]+%/);
+    expect(tty).toContain(`\r\u001b[K${message}\r\n\r`);
+    expect(tty.split(message)[1]).toMatch(/^\r\n\r[0-9,]+ URLs kept, [0-9]+%/);
   });
 
   it('help examples run from an installed copy, in its project and in any other directory', () => {

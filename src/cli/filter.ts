@@ -3,7 +3,8 @@
 // decided by RobotsCache.checkMany in small batches, several in flight so that the fetches of
 // upcoming origins overlap, and each batch is written as soon as it and those before it are
 // decided: output goes out as the run goes, in input order, each allowed line byte for byte
-// as read. Origins whose robots.txt was unreachable or unavailable are reported on stderr.
+// as read. Origins whose robots.txt was unreachable or unavailable are reported on stderr, and
+// lines that are no absolute http(s) URL are counted there at the end (--strict: exit 1).
 // Lines waiting for their turn hold verdicts, never files: memory is the cache's budget plus
 // the fetches in flight, whatever the frontier's order.
 // With --cache the cache is kept in a file between runs (cache-file.ts); with --store several
@@ -15,7 +16,7 @@ import { originOf } from '../fetch/origin.js';
 import { CacheFile } from './cache-file.js';
 import {
   agentValue, asUsage, describeLongLine, examplePath, inputBlocks, integerValue, MAX_LINE_BYTES, MAX_TIMER_MS, modeOf, OutputError, parse,
-  Progress, reportAccess, stringValue, UsageError, warn, write,
+  Progress, reportAccess, stringValue, UsageError, warn, write, type LongLine,
 } from './io.js';
 import { openStore, reportStoreEvent, STORE_HELP, STORE_OPTIONS } from './store.js';
 
@@ -26,7 +27,8 @@ Prints the URLs (one per line, any number of hosts) that the agent may fetch, in
 they are decided. Each origin's robots.txt is fetched once: 4xx allows everything, 5xx and
 network errors disallow everything (RFC 9309 2.3.1); each origin that was unavailable or
 unreachable is named on stderr with the reason. Lines that are not absolute http(s) URLs are
-dropped; a line longer than ${MAX_LINE_BYTES} bytes is reported on stderr and the exit code is 1.
+skipped and counted on stderr at the end (with the first one); a line longer than
+${MAX_LINE_BYTES} bytes is reported on stderr and the exit code is 1.
 
   --agent NAME        the crawler's product token (required)
   --user-agent TEXT   the User-Agent header (default: the agent)
@@ -41,6 +43,7 @@ dropped; a line longer than ${MAX_LINE_BYTES} bytes is reported on stderr and th
                       time, a damaged record is skipped; a FILE that is no cache (or an old
                       JSON one over 64 MiB) is renamed FILE.corrupt-<time>, the run starts empty
   --checkpoint MS     how often the cache is written while fetching (default 60000)
+  --strict            exit with 1 when any line was skipped (after printing the allowed URLs)
 ${STORE_HELP}
 
 example: robots-wasm filter --agent ExampleBot --cache robots-cache ${examplePath('urls.txt')}`;
@@ -56,28 +59,74 @@ interface Batch {
   spans: number[];
   urls: string[];
   origins: Set<string>;
+  /** The input's bytes up to the end of the batch's last line: how far the run is once it is written. */
+  inputEnd: number;
 }
 
-/** The lines of a block, in batches of up to BATCH_LINES; blank lines are left out. */
-function batchesOf(block: Uint8Array): Batch[] {
-  const bytes = Buffer.from(block);
-  const batches: Batch[] = [];
-  let batch: Batch | undefined;
-  for (let start = 0; start < bytes.length;) {
-    let lf = bytes.indexOf(0x0a, start);
-    if (lf < 0) lf = bytes.length;
-    const end = lf > start && bytes[lf - 1] === 0x0d ? lf - 1 : lf;
-    if (end > start) {
-      if (batch === undefined || batch.urls.length === BATCH_LINES) batches.push((batch = { bytes, spans: [], urls: [], origins: new Set() }));
-      const url = bytes.toString('utf8', start, end);
-      batch.spans.push(start, end);
-      batch.urls.push(url);
-      const origin = originOf(url);
-      if (origin !== undefined) batch.origins.add(origin);
-    }
-    start = lf + 1;
+/** The most characters of a skipped line quoted on stderr. */
+const QUOTED_CHARS = 200;
+
+/** Lines that are not absolute http(s) URLs: there is no robots.txt to ask, so they are skipped. */
+class Skips {
+  count = 0;
+  #first = '';
+
+  add(line: number, url: string): void {
+    if (this.count++ > 0) return;
+    const quoted = url.length > QUOTED_CHARS ? `${url.slice(0, QUOTED_CHARS)}...` : url;
+    this.#first = `first at line ${line}: ${JSON.stringify(quoted)}`;
   }
-  return batches;
+
+  /** The line filter prints on stderr at the end, '' when nothing was skipped. */
+  message(): string {
+    if (this.count === 0) return '';
+    const what = this.count === 1 ? '1 line skipped (not an absolute http(s) URL)' : `${this.count} lines skipped (not absolute http(s) URLs)`;
+    return `${what}, ${this.#first}`;
+  }
+}
+
+/** Cuts the input's blocks into batches, counting lines (for the skipped ones) and bytes (for progress). */
+class Batcher {
+  readonly skips = new Skips();
+  /** Lines and bytes of the input before the next block. */
+  line = 0;
+  offset = 0;
+
+  /** The lines of a block, in batches of up to BATCH_LINES; blank lines and skipped ones are left out. */
+  batchesOf(block: Uint8Array): Batch[] {
+    const bytes = Buffer.from(block);
+    const batches: Batch[] = [];
+    for (let start = 0; start < bytes.length;) {
+      let lf = bytes.indexOf(0x0a, start);
+      if (lf < 0) lf = bytes.length;
+      this.line++;
+      this.#take(batches, bytes, start, lf);
+      start = lf + 1;
+    }
+    this.offset += bytes.length;
+    return batches;
+  }
+
+  /** Puts the line `bytes[start, lf)` in the last batch (or a new one), or counts it as skipped. */
+  #take(batches: Batch[], bytes: Buffer, start: number, lf: number): void {
+    const end = lf > start && bytes[lf - 1] === 0x0d ? lf - 1 : lf;
+    if (end === start) return;
+    const url = bytes.toString('utf8', start, end);
+    const origin = originOf(url);
+    if (origin === undefined) return this.skips.add(this.line, url);
+    let batch = batches.at(-1);
+    if (batch === undefined || batch.urls.length === BATCH_LINES) batches.push((batch = { bytes, spans: [], urls: [], origins: new Set(), inputEnd: 0 }));
+    batch.spans.push(start, end);
+    batch.urls.push(url);
+    batch.origins.add(origin);
+    batch.inputEnd = this.offset + lf + 1;
+  }
+
+  /** A line too long to read counts as one line. */
+  skipLongLine(line: LongLine): void {
+    this.line++;
+    this.offset = line.offset + line.bytes + 1;
+  }
 }
 
 /** The allowed lines of a decided batch, each with a LF. */
@@ -105,7 +154,7 @@ class OrderedOutput {
   readonly #reported = new WeakSet<RobotsFetchResult>();
   kept = 0;
 
-  constructor(readonly cache: RobotsCache) {
+  constructor(readonly cache: RobotsCache, readonly progress: Progress) {
     let fail: (error: unknown) => void = () => undefined;
     this.failed = new Promise<never>((_, reject) => (fail = reject));
     this.failed.catch(() => undefined);
@@ -120,6 +169,8 @@ class OrderedOutput {
     const decided = Promise.all([this.cache.checkMany(batch.urls), reported]);
     this.#last = Promise.all([this.#last, decided]).then(([, [verdicts]]) => {
       this.kept += verdicts.reduce((n, v) => n + v, 0);
+      // Progress counts decided lines, not lines read: reading runs ahead by the batches in flight.
+      this.progress.update(batch.inputEnd, this.kept);
       return write(allowedLines(batch, verdicts));
     });
     this.#last.catch(this.#fail);
@@ -139,33 +190,45 @@ class OrderedOutput {
   }
 }
 
-/** Decides every line of the input; resolves with the number of lines too long to check. */
-async function run(cache: RobotsCache, input: ReturnType<typeof inputBlocks>): Promise<number> {
-  const output = new OrderedOutput(cache);
+/** What a run could not decide: lines too long to read, and lines skipped as no URL. */
+interface Tally {
+  unchecked: number;
+  skipped: number;
+}
+
+/** Decides every line of the input; says at the end how many lines were skipped. */
+async function run(cache: RobotsCache, input: ReturnType<typeof inputBlocks>): Promise<Tally> {
   const progress = new Progress(input.size);
+  const output = new OrderedOutput(cache, progress);
+  const batcher = new Batcher();
   let unchecked = 0;
-  let read = 0;
   for (let next; !(next = await Promise.race([input.blocks.next(), output.failed])).done;) {
     const item = next.value;
-    if (!(item instanceof Uint8Array)) {
-      unchecked++;
-      warn(describeLongLine(item));
+    if (item instanceof Uint8Array) {
+      for (const batch of batcher.batchesOf(item)) await output.add(batch);
       continue;
     }
-    read += item.length;
-    for (const batch of batchesOf(item)) await output.add(batch);
-    progress.update(read, output.kept);
+    unchecked++;
+    batcher.skipLongLine(item);
+    warn(describeLongLine(item));
   }
   await output.done();
   progress.done();
-  return unchecked;
+  const skipped = batcher.skips.message();
+  if (skipped !== '') warn(skipped);
+  return { unchecked, skipped: batcher.skips.count };
+}
+
+/** The exit code of a run: 1 when a line was too long, or with --strict when a line was skipped. */
+function exitCode(tally: Tally, strict: boolean): number {
+  return tally.unchecked > 0 || (strict && tally.skipped > 0) ? 1 : 0;
 }
 
 /** Runs `robots-wasm filter`; resolves with the exit code. */
 export async function filter(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     agent: { type: 'string' }, 'user-agent': { type: 'string' }, mode: { type: 'string' }, concurrency: { type: 'string' },
-    timeout: { type: 'string' }, cache: { type: 'string' }, checkpoint: { type: 'string' }, ...STORE_OPTIONS,
+    timeout: { type: 'string' }, cache: { type: 'string' }, checkpoint: { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS,
   });
   if (values.help) return (await write(`${FILTER_HELP}\n`), 0);
   const agent = agentValue(values);
@@ -188,15 +251,17 @@ async function filterWith(options: RobotsCacheOptions, inputPath: string | undef
   const empty = await asUsage(() => new RobotsCache(options));
   const input = inputBlocks(inputPath, BLOCK_BYTES);
   const cachePath = stringValue(values, 'cache');
-  if (cachePath === undefined) return (await run(empty, input)) > 0 ? 1 : 0;
+  const strict = values.strict === true;
+  if (cachePath === undefined) return exitCode(await run(empty, input), strict);
   const { file, cache } = await CacheFile.open(cachePath, options);
   const stop = file.keep(cache, checkpointMs);
   // The cache is written even when the run fails (say, stdout is full): what was fetched is kept.
-  const outcome = await run(cache, input).then((unchecked) => ({ unchecked }), (error: unknown) => ({ error }));
+  const outcome = await run(cache, input).then((tally) => ({ tally }), (error: unknown) => ({ error }));
   stop();
   const saved = await file.close(cache).then(() => true, (error: Error) => (warn(error.message), false));
   // A reader that closed the pipe (`... | head`) ends the run: no error, unless saving failed.
   const closed = 'error' in outcome && outcome.error instanceof OutputError && outcome.error.closed;
   if ('error' in outcome && !closed) throw outcome.error;
-  return ('unchecked' in outcome && outcome.unchecked > 0) || !saved ? 1 : 0;
+  if (!saved) return 1;
+  return 'tally' in outcome ? exitCode(outcome.tally, strict) : 0;
 }

@@ -10,6 +10,7 @@ import { fetchRobotsTxt, type RobotsFetchResult } from '../fetch/fetch.js';
 import { interleavedGroups } from '../robots/groups.js';
 import type { Mode } from '../robots/options.js';
 import { RobotsTxt } from '../robots-txt.js';
+import { etaSeconds, nextRate, startRate } from './eta.js';
 
 /** A mistake on the command line: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -37,9 +38,13 @@ export function oneLine(message: string): string {
   return message.replace(/^robots-wasm: /, '').replace(/[\r\n]+/g, ' ');
 }
 
+/** The progress line on stderr, '' when none is shown: a message clears it, then it is drawn again. */
+let progressLine = '';
+
 /** Prints "robots-wasm: message" on stderr, one line. */
 export function warn(message: string): void {
-  process.stderr.write(`robots-wasm: ${oneLine(message)}\n`);
+  const text = `robots-wasm: ${oneLine(message)}\n`;
+  process.stderr.write(progressLine === '' ? text : `\r\u001b[K${text}${progressLine}\u001b[K`);
 }
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -382,28 +387,37 @@ export function colour(code: 'red' | 'yellow' | 'green' | 'dim' | 'bold', text: 
 export class Progress {
   readonly #enabled: boolean;
   readonly #started = Date.now();
+  #rate = startRate();
   #shown = 0;
 
   constructor(readonly total: number | undefined, minBytes = 8 << 20) {
     this.#enabled = process.stderr.isTTY === true && (total === undefined || total >= minBytes);
   }
 
-  /** `bytes` of the input read so far; `urls` kept so far, when that is what is counted. */
+  /** `bytes` of the input done so far; `urls` kept so far, when that is what is counted. */
   update(bytes: number, urls?: number): void {
     if (!this.#enabled) return;
     const now = Date.now();
+    this.#rate = nextRate(this.#rate, bytes, now);
     if (now - this.#shown < 250) return;
     this.#shown = now;
+    progressLine = `\r${this.#line(bytes, urls, now)}`;
+    process.stderr.write(`${progressLine}\u001b[K`);
+  }
+
+  /** Clears the progress line. */
+  done(): void {
+    if (this.#enabled && this.#shown > 0) process.stderr.write('\r\u001b[K');
+    progressLine = '';
+  }
+
+  #line(bytes: number, urls: number | undefined, now: number): string {
     const seconds = Math.max((now - this.#started) / 1000, 0.001);
     const mb = bytes / 1e6;
     let line = urls === undefined ? `${mb.toFixed(1)} MB, ${(mb / seconds).toFixed(1)} MB/s` : `${urls.toLocaleString('en')} URLs kept`;
-    if (this.total !== undefined && bytes > 0) {
-      line += `, ${Math.round((100 * bytes) / this.total)}%, ETA ${Math.ceil((seconds * (this.total - bytes)) / bytes)} s`;
-    }
-    process.stderr.write(`\r${line}\u001b[K`);
-  }
-
-  done(): void {
-    if (this.#enabled && this.#shown > 0) process.stderr.write('\r\u001b[K');
+    if (this.total === undefined || bytes === 0) return line;
+    line += `, ${Math.round((100 * bytes) / this.total)}%`;
+    const eta = etaSeconds(this.#rate, this.total, now);
+    return eta === undefined ? line : `${line}, ETA ${eta} s`;
   }
 }
