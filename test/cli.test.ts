@@ -564,8 +564,8 @@ describe('robots-wasm filter and fetch: reports, order, bytes', () => {
     });
   });
 
-  // script(1) (util-linux) gives the CLI a terminal.
-  it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal, filter clears its progress line before a message about an origin, then draws it again', async () => {
+  // script(1) (util-linux, in every Debian install) gives the CLI a terminal.
+  it('on a terminal, filter clears its progress line before a message about an origin, then draws it again', async () => {
     const slow = (await startSites(1, (_req, res) => setTimeout(() => res.writeHead(503).end(), 1500)))[0];
     const o = sites[0].origin;
     sites[0].handler = serve('User-agent: *\nDisallow: /private\n');
