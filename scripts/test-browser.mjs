@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // npm run test:browser: the packed package, bundled for the browser the way an application
 // bundles it (esbuild, platform browser, nothing external, no polyfills), gives headless
-// Chromium the same answers to test/runtimes/checks.mjs as Node gives. Three runs: a page that
-// awaits init() first, a page that does not (synchronous compile on first use), and a module
-// worker. Any page error or console error fails the test. A fourth run navigates Chromium to
+// Chromium the same answers to test/runtimes/checks.mjs as Node gives. Runs: a page that
+// awaits init() first, a page that does not (synchronous compile on first use), a module
+// worker, and a page under a Content-Security-Policy with 'wasm-unsafe-eval' (and one without
+// it, which must be refused). Any page error or console error fails the test. A run navigates Chromium to
 // the readings spellings (test/fixtures/readings) on a recorder of raw request-targets: no
 // target it sends may escape the rule that names it (test/readings.test.ts does the same for
 // Node's clients, curl, wget and Python).
@@ -141,6 +142,8 @@ try {
     ['browser (init)', '?init'],
     ['browser', ''],
     ['browser worker', '?worker'],
+    // What the README asks of a page with a Content-Security-Policy.
+    ['browser (init) under script-src \'self\' \'wasm-unsafe-eval\'', `?init&csp=${encodeURIComponent("script-src 'self' 'wasm-unsafe-eval'")}`],
   ];
   try {
     const { heard, escapes } = await chromiumEscapes(browser);
@@ -159,6 +162,16 @@ try {
       failed++;
       console.error(error.message.startsWith(name) ? error.message : `${name}: ${error.message}`);
     }
+  }
+  // Without 'wasm-unsafe-eval' the kernel cannot compile: the requirement the README states is real.
+  try {
+    const refused = await pageAnswers(browser, site.origin, `?init&csp=${encodeURIComponent("script-src 'self'")}`).then(() => undefined, (error) => error.message);
+    if (refused === undefined || !/Content Security Policy/i.test(refused)) throw new Error(`expected a Content Security Policy refusal, got ${refused ?? 'answers'}`);
+    console.log("browser under script-src 'self': the kernel is refused, as the README says");
+    passed++;
+  } catch (error) {
+    failed++;
+    console.error(`browser CSP: ${error.message}`);
   }
 } catch (error) {
   failed++;

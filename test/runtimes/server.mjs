@@ -11,11 +11,14 @@ export async function startServer(scripts = {}) {
   // Compressed, so that each runtime's transport has to decode it.
   const robots = gzipSync(ROBOTS_TXT);
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
     if (path === '/robots.txt') {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-encoding': 'gzip', 'cache-control': 'max-age=600', etag: '"v1"' }).end(robots);
     } else if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+      // `?csp=<policy>`: the page is served under that Content-Security-Policy.
+      const csp = url.searchParams.get('csp');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(csp !== null && { 'content-security-policy': csp }) }).end(PAGE);
     } else if (path === '/favicon.ico') {
       // Chromium asks every new page for one; a 404 would be logged as a console error.
       res.writeHead(204).end();
