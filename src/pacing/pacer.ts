@@ -177,13 +177,12 @@ const MAX_POLL_MS = 400;
 const EARLY_MS = 50;
 /** How long after an origin falls idle it is looked at for forgetting. */
 const SWEEP_MS = 1000;
+/** How fast the least delay an answer is seen to take may rise (ms per ms): a floor that follows a slower network or a clock set back within seconds. */
+const LAG_FLOOR_DRIFT = 1e-3;
 
 /** What reserveSlot and releaseSlot may answer. */
 const isSlotReply = (r: unknown): boolean =>
   typeof (r as SlotReply)?.reserved === 'boolean' && Number.isFinite((r as SlotReply).waitMs) && ((r as SlotReply).now === undefined || Number.isFinite((r as SlotReply).now));
-
-/** How fast the least delay an answer is seen to take may rise (ms per ms): a floor that follows a slower network or a clock set back within seconds. */
-const LAG_FLOOR_DRIFT = 1e-3;
 const isEndReply = (r: unknown): boolean => Number.isFinite((r as SlotEndReply)?.failures) && Number.isFinite((r as SlotEndReply)?.pauseMs);
 
 function zeroCounts(): PacerCounts {
@@ -248,11 +247,11 @@ export class PacerSlot {
   readonly startedAt: number;
   /** How long acquire waited for the origin's pace, in ms (fetching robots.txt not counted). */
   readonly waitedMs: number;
-  readonly #done: (slot: PacerSlot, outcome: unknown) => void;
+  readonly #done: (outcome: unknown) => void;
   #released = false;
 
   /** Internal: slots are made by Pacer.acquire. */
-  constructor(origin: string, startedAt: number, waitedMs: number, done: (slot: PacerSlot, outcome: unknown) => void) {
+  constructor(origin: string, startedAt: number, waitedMs: number, done: (outcome: unknown) => void) {
     this.origin = origin;
     this.startedAt = startedAt;
     this.waitedMs = waitedMs;
@@ -263,7 +262,7 @@ export class PacerSlot {
   release(outcome?: PacerOutcome): void {
     if (this.#released) return;
     this.#released = true;
-    this.#done(this, outcome);
+    this.#done(outcome);
   }
 }
 
@@ -419,12 +418,7 @@ export class Pacer {
     if (q !== undefined && (q.waiters.length > 0 || q.held >= this.#o.maxConcurrent)) return undefined;
     const now = Date.now();
     if (this.#schedule.startAt(origin) > now) return undefined;
-    let result: RobotsFetchResult | undefined;
-    try {
-      result = readyResult(this.cache, origin);
-    } catch {
-      return undefined;
-    }
+    const result = readyResult(this.cache, origin);
     if (result === undefined || result.retryAt !== undefined) return undefined;
     const pacing = this.#pacingIn(result);
     const delayMs = this.#delayOf(pacing);
@@ -508,7 +502,7 @@ export class Pacer {
       q.reservation = undefined;
       // A reserve that timed out may still be carried out when the store wakes up: the release
       // queued behind it undoes it, or its slot would hold the origin for a whole lease.
-      void link.force(async (store) => void (await store.releaseSlot!(origin, reservation.slot, { kind: 'none' })));
+      this.#endShared(origin, reservation.slot, { kind: 'none' });
       return this.#pump(origin);
     }
     if (!reply.reserved) return this.#comeBackAtTurn(origin, q, head, reply);
@@ -595,7 +589,7 @@ export class Pacer {
     }
     let lease: ReturnType<typeof setTimeout> | undefined;
     const startedPerf = performance.now();
-    const slot = new PacerSlot(origin, now, waited, (_slot, outcome) => {
+    const slot = new PacerSlot(origin, now, waited, (outcome) => {
       clearTimeout(lease);
       this.#released(origin, outcome, shared, startedPerf);
     });

@@ -160,6 +160,9 @@ const isTextOrNull = (reply: unknown): reply is string | null => reply === null 
 const isCount = (reply: unknown): reply is number => typeof reply === 'number';
 const isClaimReply = (reply: unknown): reply is 1 | string => reply === 1 || typeof reply === 'string';
 const isIntegers = (length: number) => (reply: unknown): reply is number[] => Array.isArray(reply) && reply.length === length && reply.every((n) => Number.isSafeInteger(n));
+/** What the reserve script answers ({reserved, waitMs, now}) and the release script ({failures, pauseMs}). */
+const isReserveReply = isIntegers(3);
+const isReleaseReply = isIntegers(2);
 
 /**
  * A RobotsStore on a Redis server, through a client of your own (`createClient()` of the
@@ -245,7 +248,7 @@ export class RedisStore implements RobotsStore {
   async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
     const { delayMs, maxConcurrent, leaseMs, maxWaitMs } = request;
     const args = [slot, delayMs, maxConcurrent, leaseMs, maxWaitMs, LEDGER_KEEP_MS, WAITER_GRACE_MS].map((v) => String(v));
-    const [reserved, waitMs, now] = expectReply(await this.#eval(RESERVE_SCRIPT, `${this.#prefix}pace:${key}`, args), 'EVAL', isIntegers(3));
+    const [reserved, waitMs, now] = expectReply(await this.#eval(RESERVE_SCRIPT, `${this.#prefix}pace:${key}`, args), 'EVAL', isReserveReply);
     return { reserved: reserved === 1, waitMs, now };
   }
 
@@ -255,7 +258,7 @@ export class RedisStore implements RobotsStore {
     const [base, max] = end.kind === 'failure' ? [end.backoffBaseMs, end.backoffMaxMs] : [0, 0];
     const started = end.started === undefined ? [-1, 0] : [Math.max(0, Math.round(end.started.agoMs)), end.started.delayMs];
     const args = [slot, end.kind, pauseMs, base, max, LEDGER_KEEP_MS, ...started].map((v) => String(v));
-    const [failures, pause] = expectReply(await this.#eval(RELEASE_SLOT_SCRIPT, `${this.#prefix}pace:${key}`, args), 'EVAL', isIntegers(2));
+    const [failures, pause] = expectReply(await this.#eval(RELEASE_SLOT_SCRIPT, `${this.#prefix}pace:${key}`, args), 'EVAL', isReleaseReply);
     return { failures, pauseMs: pause };
   }
 }
