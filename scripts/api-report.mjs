@@ -48,7 +48,9 @@ function referencedSymbols(checker, node) {
       const symbol = checker.getSymbolAtLocation(name);
       if (symbol !== undefined) {
         const target = resolved(checker, symbol);
-        if (target.declarations?.some((d) => d.getSourceFile().fileName.startsWith(DIST))) found.push(target);
+        // A mapped type's or generic's own parameter is declared where it is used, not apart.
+        const own = (target.flags & ts.SymbolFlags.TypeParameter) !== 0;
+        if (!own && target.declarations?.some((d) => d.getSourceFile().fileName.startsWith(DIST))) found.push(target);
       }
     }
     ts.forEachChild(n, visit);

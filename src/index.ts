@@ -2,7 +2,7 @@
 // entry points of their own (robots-wasm/pool).
 
 export {
-  RobotsTxt, type ContentUsageExplanation, type ContentUsageRule, type GroupInfo, type GroupSelection, type Pacing, type RequestRate,
+  RobotsTxt, type ContentSignals, type ContentUsageExplanation, type ContentUsageRule, type GroupInfo, type GroupSelection, type Pacing, type RequestRate,
   type RobotsRecord, type RuleInfo, type TimeWindow,
 } from './robots-txt.js';
 export { Matcher, type DecidingRule, type Explanation } from './matcher.js';
@@ -28,4 +28,7 @@ export { parseRobotsMeta, type RobotsMetaOptions } from './tags/meta.js';
 export { RobotsRules, type RuleValue } from './tags/rules.js';
 export { urlControls, type HeadersInput, type ResponseInput, type UrlControls, type UrlControlsOptions } from './tags/controls.js';
 export { lintRobotsTxt, type Diagnostic, type Severity } from './robots/lint.js';
-export { combineUsage, USAGE_CATEGORIES, type UsagePreferences } from './fields/usage.js';
+export { CONTENT_SIGNAL_KEYS, MAX_UNKNOWN_SIGNALS, type ContentSignalKey } from './usage-rules.js';
+export {
+  combineUsage, MAX_UNKNOWN_LABELS, USAGE_CATEGORIES, USAGE_VOCABULARY, type UsageCategory, type UsagePreferences,
+} from './fields/usage.js';

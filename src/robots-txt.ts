@@ -14,12 +14,12 @@ import { resolveParseOptions, type Mode, type ParseOptions } from './robots/opti
 import type { UsagePreferences } from './fields/usage.js';
 import { DIRECTIVES } from './robots/parse.js';
 import {
-  agentIndex, agentTokens, extensionRecord, groupCrawlDelay, groupRecords, groupsFor, groupWord, hostTexts, recordCount,
-  ruleAllows, ruleLine, ruleOnLine, ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
+  agentIndex, agentTokens, DIRECTIVE_LICENSE, extensionRecord, groupCrawlDelay, groupRecords, groupsFor, groupWord, hostTexts, licenseUrls,
+  recordCount, ruleAllows, ruleLine, ruleOnLine, ruleText, sitemapUrls, structureBytes, wantsAgentIndex, type AgentIndex, type RobotsStructure,
 } from './robots/structure.js';
-import { contentSignals, ContentUsageRules, type ContentUsageRule } from './usage-rules.js';
+import { contentSignals, ContentUsageRules, type ContentSignals, type ContentUsageRule } from './usage-rules.js';
 
-export type { ContentUsageRule, Pacing };
+export type { ContentSignals, ContentUsageRule, Pacing };
 export type { RequestRate, TimeWindow } from './robots/pacing.js';
 
 /** A rule as written in the file. */
@@ -52,7 +52,10 @@ export interface RobotsRecord {
   /** The value as written (trimmed, comment removed). */
   value: string;
   line: number;
-  /** Line of the first user-agent line of the group it is in; undefined before the first user-agent line. */
+  /**
+   * Line of the first user-agent line of the group it is in; undefined when it is in none:
+   * before the first user-agent line, or a record of the whole file (`License:`) wherever it stands.
+   */
   group: number | undefined;
 }
 
@@ -84,6 +87,7 @@ interface RareState {
   namedMatchers?: Map<string, Matcher>;
   groups?: readonly GroupInfo[];
   sitemaps?: readonly string[];
+  licenses?: readonly string[];
   /** The Content-Usage rules of each set of groups asked about, by the groups' numbers. */
   usageRules?: Map<string, ContentUsageRules>;
 }
@@ -126,6 +130,21 @@ export class RobotsTxt {
     const rare = (this.#rare ??= {});
     rare.sitemaps ??= Object.freeze(sitemapUrls(this.#structure));
     return rare.sitemaps;
+  }
+
+  /**
+   * The license URLs of the `License:` lines (RSL 1.0: absolute, as written, first occurrence of
+   * each), in file order. A License line is of the whole file, for every agent, wherever it
+   * stands: before the first group or inside one.
+   * @example
+   * import { RobotsTxt } from 'robots-wasm';
+   * const robots = RobotsTxt.parse('User-agent: GPTBot\nDisallow: /\nLicense: https://example.com/license.xml\n');
+   * console.log(robots.licenses.join()); // → https://example.com/license.xml
+   */
+  get licenses(): readonly string[] {
+    const rare = (this.#rare ??= {});
+    rare.licenses ??= Object.freeze(licenseUrls(this.#structure));
+    return rare.licenses;
   }
 
   /**
@@ -239,7 +258,8 @@ export class RobotsTxt {
    * The records other than user-agent, allow and disallow (extensions such as Crawl-delay,
    * Sitemap, Host, Clean-param, Request-rate, Content-Signal, License, and any other
    * `key: value` line whose key is a token), in file order: of the whole file, or with
-   * `agent`, of the groups that apply to it (as for its rules).
+   * `agent`, of the groups that apply to it (as for its rules) and those of the whole file
+   * (`License:`) wherever they stand.
    */
   records(agent?: string): RobotsRecord[] {
     const s = this.#structure;
@@ -251,9 +271,10 @@ export class RobotsTxt {
     const records: RobotsRecord[] = [];
     for (let r = 0; r < recordCount(s); r++) {
       const { key, value, line, directive, group } = extensionRecord(s, r);
-      if (groups !== undefined && !groups.has(group)) continue;
+      const fileWide = directive === DIRECTIVE_LICENSE;
+      if (groups !== undefined && !fileWide && !groups.has(group)) continue;
       const name = DIRECTIVE_NAMES.get(directive) ?? key.toLowerCase();
-      records.push({ key, name, value, line, group: group < 0 ? undefined : groupWord(s, group, GROUP_LINE) });
+      records.push({ key, name, value, line, group: group < 0 || fileWide ? undefined : groupWord(s, group, GROUP_LINE) });
     }
     return records;
   }
@@ -280,11 +301,17 @@ export class RobotsTxt {
 
   /**
    * The Content-Signal values (Cloudflare's `search=yes, ai-train=no`, `use=reference`) of the
-   * agent's groups, as written, by lowercased key; {} when there are none. Several lines
-   * merge in file order, a key given again taking its later value; lines before the first
-   * user-agent line belong to no group and are not read.
+   * agent's groups, by lowercased key; {} when there are none. Known keys are typed (`search`,
+   * `ai-input`, `ai-train`: yes or no; `use`: immediate, reference or full), a value they do
+   * not take skipped; other keys keep their values as written. Several lines merge in file
+   * order, a key given again taking its later value; lines before the first user-agent line
+   * belong to no group and are not read.
+   * @example
+   * import { RobotsTxt } from 'robots-wasm';
+   * const robots = RobotsTxt.parse('User-agent: *\nContent-Signal: search=yes, ai-train=No, use=reference, ai-later=maybe\nAllow: /\n');
+   * console.log(JSON.stringify(robots.contentSignal('ExampleBot'))); // → {"search":"yes","ai-train":"no","use":"reference","ai-later":"maybe"}
    */
-  contentSignal(agent: string): Record<string, string> {
+  contentSignal(agent: string): ContentSignals {
     requireString(agent, 'agent');
     return contentSignals(this.#structure, this.#groupsFor(agent).groups);
   }

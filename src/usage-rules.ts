@@ -112,19 +112,58 @@ function pathMatcher(paths: readonly string[]): Matcher {
 }
 
 /**
- * The Content-Signal values of `groups` (Cloudflare's `key=value, ...` records), merged in file
- * order: a key given again takes its later value; keys are lowercased, values kept as written;
- * a part without '=' or with an empty key is skipped.
+ * The Content-Signal keys known here, each with the values it takes: one line a key. A value is
+ * matched in either case and returned lowercase.
  */
-export function contentSignals(s: RobotsStructure, groups: readonly number[]): Record<string, string> {
+export const CONTENT_SIGNAL_KEYS = Object.freeze({
+  search: ['yes', 'no'],
+  'ai-input': ['yes', 'no'],
+  'ai-train': ['yes', 'no'],
+  use: ['immediate', 'reference', 'full'],
+} as const);
+
+/** A key of CONTENT_SIGNAL_KEYS. */
+export type ContentSignalKey = keyof typeof CONTENT_SIGNAL_KEYS;
+
+/** Content-Signal values by lowercased key: a known key's typed, any other key's as written. */
+export type ContentSignals = { [K in ContentSignalKey]?: (typeof CONTENT_SIGNAL_KEYS)[K][number] } & { [key: string]: string };
+
+/** Keys that CONTENT_SIGNAL_KEYS does not name kept at most: the rest are dropped, so that a hostile file costs little. */
+export const MAX_UNKNOWN_SIGNALS = 32;
+
+/** A known key's value as it is returned, or undefined when the key does not take it. */
+function knownSignal(key: ContentSignalKey, value: string): string | undefined {
+  const lower = value.toLowerCase();
+  return (CONTENT_SIGNAL_KEYS[key] as readonly string[]).includes(lower) ? lower : undefined;
+}
+
+/**
+ * The Content-Signal values of `groups` (Cloudflare's `key=value, ...` records), merged in file
+ * order: a key given again takes its later value; keys are lowercased. A known key's value is
+ * one it takes (any case, lowercased), else the part is skipped; other keys keep their values
+ * as written, the first MAX_UNKNOWN_SIGNALS of them. A part without '=' or with an empty key is
+ * skipped.
+ */
+export function contentSignals(s: RobotsStructure, groups: readonly number[]): ContentSignals {
   const signals: Record<string, string> = {};
+  let unknown = 0;
   for (const { value } of recordsIn(s, groups, CONTENT_SIGNAL)) {
     for (const part of value.split(',')) {
-      const eq = part.indexOf('=');
-      const key = eq < 0 ? '' : part.slice(0, eq).trim().toLowerCase();
+      const [key, written] = signalPart(part);
       if (key === '' || key === '__proto__') continue;
-      signals[key] = part.slice(eq + 1).trim();
+      if (Object.hasOwn(CONTENT_SIGNAL_KEYS, key)) {
+        const known = knownSignal(key as ContentSignalKey, written);
+        if (known !== undefined) signals[key] = known;
+      } else if (Object.hasOwn(signals, key) || unknown++ < MAX_UNKNOWN_SIGNALS) {
+        signals[key] = written;
+      }
     }
   }
-  return signals;
+  return signals as ContentSignals;
+}
+
+/** A `key=value` part's key, lowercased ('' when it has no '='), and its value as written, both trimmed. */
+function signalPart(part: string): [string, string] {
+  const eq = part.indexOf('=');
+  return eq < 0 ? ['', ''] : [part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim()];
 }

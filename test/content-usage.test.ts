@@ -3,7 +3,8 @@
 // general (RobotsTxt.records), with the linter's view of them.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { lintRobotsTxt, RobotsTxt, type Mode } from '../src/index.js';
+import { lintRobotsTxt, MAX_UNKNOWN_LABELS, RobotsTxt, type Mode } from '../src/index.js';
+import { MAX_UNKNOWN_SIGNALS } from '../src/usage-rules.js';
 
 const fixture = (name: string) => readFileSync(new URL(`fixtures/signals/${name}`, import.meta.url), 'utf8');
 const usage = (body: string, path: string, agent = 'ExampleBot', mode: Mode = 'rfc') => RobotsTxt.parse(body, { mode }).contentUsage(`https://example.com${path}`, agent);
@@ -75,13 +76,13 @@ describe('Content-Usage rules', () => {
   it('the most specific rule shadows shorter ones even when it states nothing known', () => {
     const body = 'User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a/ unknown-thing=y\nContent-Usage: /b/ Train-AI=y\n';
     expect(usage(body, '/x')).toEqual({ 'train-ai': 'n' });
-    expect(usage(body, '/a/x')).toEqual({});
+    expect(usage(body, '/a/x')).toEqual({ 'unknown-thing': 'y' });
     expect(usage(body, '/b/x')).toEqual({});
   });
 
-  it('the vocabulary: y/n tokens of known categories only; the last of a repeated key; a Dictionary that fails states nothing', () => {
+  it('the vocabulary: y/n tokens of known categories; other labels as written; the last of a repeated key; a Dictionary that fails states nothing', () => {
     const one = (statement: string) => usage(`User-agent: *\nContent-Usage: ${statement}\n`, '/x');
-    expect(one('train-ai=y, search=n, future-use=n')).toEqual({ 'train-ai': 'y', search: 'n' });
+    expect(one('train-ai=y, search=n, future-use=n')).toEqual({ 'train-ai': 'y', search: 'n', 'future-use': 'n' });
     expect(one('train-ai="n", search=?1')).toEqual({});
     expect(one('train-ai=y, train-ai=n')).toEqual({ 'train-ai': 'n' });
     expect(one('train-ai;allow=n, train-ai=y')).toEqual({ 'train-ai': 'y' });
@@ -145,6 +146,76 @@ describe('Content-Signal', () => {
   });
 });
 
+describe('Content-Usage: an open set of labels', () => {
+  it('every label a rule states is returned: known categories typed, others as written', () => {
+    const body = 'User-agent: *\nContent-Usage: train-ai=n, infer-user=n, ai-input="later", search=maybe, bots\n';
+    expect(usage(body, '/x')).toEqual({ 'train-ai': 'n', 'infer-user': 'n', 'ai-input': '"later"', bots: '?1' });
+  });
+
+  it('rules with the identical path combine most restrictively for every label, known or not', () => {
+    const body = [
+      'User-agent: *',
+      'Content-Usage: /a/ infer-user=y, train-ai=y, infer-system=y',
+      'Content-Usage: /a/ infer-user=n, note=x',
+      'Content-Usage: /%61/ train-ai=n, note=y, infer-system=later',
+    ].join('\n');
+    expect(usage(body, '/a/page')).toEqual({ 'train-ai': 'n', 'infer-user': 'n', 'infer-system': 'y', note: 'y' });
+  });
+
+  it('at most MAX_UNKNOWN_LABELS unknown labels a statement, and after combining', () => {
+    const labels = (from: number) => Array.from({ length: 40 }, (_, i) => `x${from + i}=n`).join(', ');
+    const one = usage(`User-agent: *\nContent-Usage: train-ai=y, ${labels(0)}, search=n\n`, '/x');
+    expect(Object.keys(one)).toEqual(['train-ai', 'search', ...Array.from({ length: MAX_UNKNOWN_LABELS }, (_, i) => `x${i}`)]);
+    const two = usage(`User-agent: *\nContent-Usage: ${labels(0)}\nContent-Usage: ${labels(100)}, train-ai=n\n`, '/x');
+    expect(Object.keys(two).length).toBe(MAX_UNKNOWN_LABELS + 1);
+    expect(two['train-ai']).toBe('n');
+  });
+});
+
+describe('Content-Signal: known keys typed, others kept', () => {
+  it("a managed file with the policy comment block: the * group's signals, the use level included", () => {
+    const robots = RobotsTxt.parse(fixture('content-signal-policy.txt'));
+    expect(robots.contentSignal('ExampleBot')).toEqual({ search: 'yes', 'ai-train': 'no', use: 'immediate' });
+    expect(robots.contentSignal('GPTBot')).toEqual({});
+    expect(robots.isAllowed('https://www.example.com/private/x', 'ExampleBot')).toBe(false);
+  });
+
+  it("known values in any case, lowercased; a value a known key does not take is skipped; unknown keys as written", () => {
+    const robots = RobotsTxt.parse(fixture('content-signal-policy.txt'));
+    // ai-train=maybe is skipped, and the later ai-train=No applies.
+    expect(robots.contentSignal('SearchBot')).toEqual({ search: 'yes', 'ai-input': 'no', use: 'reference', 'ai-train': 'no', 'x-future': 'later' });
+    const skipped = RobotsTxt.parse('User-agent: *\nContent-Signal: ai-train=no, use=full\nContent-Signal: ai-train=perhaps, use=partial\n');
+    expect(skipped.contentSignal('Bot')).toEqual({ 'ai-train': 'no', use: 'full' });
+  });
+
+  it('at most MAX_UNKNOWN_SIGNALS unknown keys; a kept one still takes its later value', () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `k${i}=v`).join(', ');
+    const signals = RobotsTxt.parse(`User-agent: *\nContent-Signal: ${keys}, ai-train=no\nContent-Signal: k0=w\n`).contentSignal('Bot');
+    expect(Object.keys(signals).length).toBe(MAX_UNKNOWN_SIGNALS + 1);
+    expect(signals).toMatchObject({ k0: 'w', 'ai-train': 'no' });
+    expect(signals.k99).toBeUndefined();
+  });
+});
+
+describe('License (RSL 1.0): of the whole file', () => {
+  const robots = RobotsTxt.parse(fixture('rsl-license.txt'));
+
+  it('the absolute license URLs of every License line, before and inside groups, each once, in file order', () => {
+    expect(robots.licenses).toEqual(['https://example.com/license.xml', 'https://example.com/ai-license.xml']);
+    expect(RobotsTxt.parse('User-agent: *\nDisallow: /x\n').licenses).toEqual([]);
+  });
+
+  it('every agent gets every License record, which belongs to no group; verdicts are unchanged', () => {
+    const lines = (agent: string) => robots.records(agent).filter((r) => r.name === 'license').map((r) => [r.line, r.group]);
+    const all = [[3, undefined], [10, undefined], [11, undefined], [15, undefined]];
+    for (const agent of ['GPTBot', 'ExampleBot', 'OtherBot']) expect(lines(agent)).toEqual(all);
+    expect(robots.isAllowed('https://example.com/a', 'GPTBot')).toBe(false);
+    expect(robots.isAllowed('https://example.com/drafts/a', 'ExampleBot')).toBe(false);
+    expect(robots.isAllowed('https://example.com/drafts/a', 'OtherBot')).toBe(true);
+    expect(robots.selectGroups('OtherBot').lines).toEqual([8]);
+  });
+});
+
 describe('records', () => {
   const body = [
     'Request-rate: 1/5',
@@ -170,7 +241,8 @@ describe('records', () => {
       ['Crawl-delay', 'crawl-delay', '10', 3, 2],
       ['Visit-time', 'visit-time', '0600-0845', 5, 2],
       ['Clean-param', 'clean-param', 'ref /articles/', 6, 2],
-      ['License', 'license', 'https://example.com/license.xml', 7, 2],
+      // A License line is of the whole file (RSL 1.0), not of the group it stands in.
+      ['License', 'license', 'https://example.com/license.xml', 7, undefined],
       ['X-Custom_Key', 'x-custom_key', 'anything: goes', 8, 2],
       ['Crawldelay', 'crawl-delay', '2', 12, 11],
       ['Host', 'host', 'example.com', 13, 11],
@@ -178,9 +250,9 @@ describe('records', () => {
     ]);
   });
 
-  it("an agent's records are those of the groups that apply to it", () => {
+  it("an agent's records are those of the groups that apply to it, and the file's License lines", () => {
     const robots = RobotsTxt.parse(body);
-    expect(robots.records('ExampleBot').map((r) => r.line)).toEqual([12, 13, 14]);
+    expect(robots.records('ExampleBot').map((r) => r.line)).toEqual([7, 12, 13, 14]);
     expect(robots.records('OtherBot').map((r) => r.line)).toEqual([3, 5, 6, 7, 8]);
     expect(robots.crawlDelay('ExampleBot')).toBe(2);
     expect(robots.crawlDelay('OtherBot')).toBe(10);

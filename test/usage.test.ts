@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DisplayString, parseDictionary as referenceDictionary, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { combineUsage, urlControls, type UsagePreferences } from '../src/index.js';
+import { combineUsage, urlControls, USAGE_CATEGORIES, type UsagePreferences } from '../src/index.js';
 import { parseDictionary, type BareItem, type DictionaryValue } from '../src/fields/structured.js';
-import { readUsage } from '../src/fields/usage.js';
+import { applyParents, readUsage, USAGE_VOCABULARY } from '../src/fields/usage.js';
 import { pick, rng, type Rng } from './support/random.js';
 
 describe('readUsage (vocab 6.5)', () => {
@@ -27,9 +27,9 @@ describe('readUsage (vocab 6.5)', () => {
     expect(readUsage('train-ai=N')).toEqual({});
   });
 
-  it('unknown keys and parameters are ignored', () => {
-    expect(readUsage('foo=n, train-ai=n;why="x";v=2, bar, search=y;a')).toEqual({ 'train-ai': 'n', search: 'y' });
-    expect(readUsage('a*b=n, x.y=y')).toEqual({});
+  it('parameters are ignored; labels the vocabulary does not know are kept as written', () => {
+    expect(readUsage('foo=n, train-ai=n;why="x";v=2, bar, search=y;a')).toEqual({ 'train-ai': 'n', search: 'y', foo: 'n', bar: '?1' });
+    expect(readUsage('a*b=n, x.y=y')).toEqual({ 'a*b': 'n', 'x.y': 'y' });
   });
 
   it('values other than the tokens y and n are unknown', () => {
@@ -65,6 +65,33 @@ describe('readUsage (vocab 6.5)', () => {
   });
 });
 
+describe('the vocabulary table and its nesting', () => {
+  it('one line a category: USAGE_CATEGORIES are its labels; every parent is one of them (vocab-07 has none)', () => {
+    expect(USAGE_CATEGORIES).toEqual(Object.keys(USAGE_VOCABULARY));
+    for (const parent of Object.values(USAGE_VOCABULARY)) expect(['', ...USAGE_CATEGORIES]).toContain(parent);
+    expect(USAGE_VOCABULARY).toEqual({ 'train-ai': '', search: '' });
+  });
+
+  // A nesting like vocab-03's (train-genai inside train-ai), as a later revision may have again.
+  const nested = { 'train-ai': '', 'train-genai': 'train-ai', 'train-genai-code': 'train-genai', search: '', loop: 'loop2', loop2: 'loop' };
+
+  it("a category without a preference of its own takes its nearest ancestor's", () => {
+    expect(applyParents({ 'train-ai': 'n' }, nested)).toEqual({ 'train-ai': 'n', 'train-genai': 'n', 'train-genai-code': 'n' });
+    expect(applyParents({ 'train-ai': 'n', 'train-genai': 'y' }, nested)).toEqual({ 'train-ai': 'n', 'train-genai': 'y', 'train-genai-code': 'y' });
+    expect(applyParents({ 'train-genai-code': 'y', search: 'n' }, nested)).toEqual({ 'train-genai-code': 'y', search: 'n' });
+    // A value other than y or n is no preference: the parent's applies over it.
+    expect(applyParents({ 'train-ai': 'y', 'train-genai': '"n"' } as UsagePreferences, nested)).toMatchObject({ 'train-genai': 'y', 'train-genai-code': 'y' });
+    // A cycle in a table ends.
+    expect(applyParents({ other: 'n' }, nested)).toEqual({ other: 'n' });
+  });
+
+  it('nesting applies per statement, before statements combine: a parent\'s n is not undone by a child\'s y elsewhere', () => {
+    const a = applyParents({ 'train-ai': 'n' }, nested);
+    const b = applyParents({ 'train-genai': 'y' }, nested);
+    expect(combineUsage(a, b)).toMatchObject({ 'train-ai': 'n', 'train-genai': 'n', 'train-genai-code': 'n' });
+  });
+});
+
 describe('combineUsage (vocab 5.1)', () => {
   it('any n disallows; otherwise any y allows; otherwise unknown', () => {
     expect(combineUsage({ 'train-ai': 'y' }, { 'train-ai': 'n' })).toEqual({ 'train-ai': 'n' });
@@ -80,10 +107,10 @@ describe('combineUsage (vocab 5.1)', () => {
     expect(Object.keys(combineUsage({ search: 'n' }, { 'train-ai': 'y' }))).toEqual(['train-ai', 'search']);
   });
 
-  it('no statements or empty ones: every category unknown; unknown labels and values ignored', () => {
+  it('no statements or empty ones: every category unknown; a known category\'s value other than y and n ignored', () => {
     expect(combineUsage()).toEqual({});
     expect(combineUsage({}, {})).toEqual({});
-    expect(combineUsage({ foo: 'n' }, { 'train-ai': 'maybe' } as unknown as UsagePreferences)).toEqual({});
+    expect(combineUsage({ foo: 'n' }, { 'train-ai': 'maybe' } as unknown as UsagePreferences)).toEqual({ foo: 'n' });
   });
 
   it('a statement that is not an object is a TypeError', () => {
@@ -100,6 +127,10 @@ describe('urlControls: the Content-Usage header', () => {
     const headers = { 'Content-Type': 'text/plain', 'Content-Usage': 'train-ai=n' };
     expect(usage(headers)).toEqual({ 'train-ai': 'n' });
     expect(urlControls({ headers }, 'OtherBot').contentUsage).toEqual({ 'train-ai': 'n' });
+  });
+
+  it('labels the vocabulary does not know are kept as written, for any agent', () => {
+    expect(usage({ 'content-usage': 'train-ai=n, infer-user=y, ai-input=?0' })).toEqual({ 'train-ai': 'n', 'infer-user': 'y', 'ai-input': '?0' });
   });
 
   it('no header, or one that states nothing: {}', () => {
@@ -119,9 +150,10 @@ describe('urlControls: the Content-Usage header', () => {
     expect(usage({ 'content-usage': ['train-ai=n', 'Search=y'] })).toEqual({});
   });
 
-  // "train-ai=n, pad="aaa…", <tail>": the tail starts `at` characters into the field.
+  // "train-ai=n;pad="aaa…", <tail>": the tail starts `at` characters into the field. The pad is
+  // a parameter, which states nothing, where a label of its own would be kept.
   const field = (at: number, tail: string) => {
-    const head = (n: number) => `train-ai=n, pad="${'a'.repeat(n)}", `;
+    const head = (n: number) => `train-ai=n;pad="${'a'.repeat(n)}", `;
     return head(at - head(0).length) + tail;
   };
 

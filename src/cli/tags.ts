@@ -74,7 +74,7 @@ function describe(c: UrlControls): string {
     ['unavailable_after', c.unavailableAfter?.toISOString()], ['expires', c.expiresAt === undefined ? undefined : new Date(c.expiresAt).toISOString()],
   ].filter(([, v]) => v !== undefined).map(([name, v]) => `  ${String(name).padEnd(18)}${String(v)}`);
   const rules = [...c.rules].map(([name, value]) => (value === true ? name : `${name}=${String(value)}`));
-  // Preferences come in USAGE_CATEGORIES' order (readUsage fills them so).
+  // Known categories come first, in USAGE_CATEGORIES' order, then other labels as written (readUsage fills them so).
   const usage = pairsText(c.contentUsage);
   return [
     ...flags, ...limits, `  ${'rules'.padEnd(18)}${rules.length === 0 ? 'none' : rules.join(', ')}`,

@@ -27,6 +27,8 @@ export interface ListMember {
   params: Map<string, BareItem>;
   /** Offset just past the member (its parameters included). */
   end: number;
+  /** Offset just past its item or Inner List, before its parameters. */
+  itemEnd: number;
 }
 
 /** The members read, and whether the field was valid up to its end. */
@@ -39,6 +41,8 @@ export interface ParsedList {
 export interface DictionaryValue {
   item: BareItem | undefined;
   params: Map<string, BareItem>;
+  /** The value as written, parameters left out; `?1` for a bare key, whose value is written nowhere. */
+  text: string;
 }
 
 /** Base64 that decodes (RFC 9651 4.2.7): '=' only as the padding, which may be left out. */
@@ -244,10 +248,11 @@ class Reader {
   /** A Dictionary member: its key and value (a bare key is the Boolean true with parameters). */
   dictionaryMember(): [string, DictionaryValue] {
     const key = this.key();
-    if (this.code() !== 0x3d) return [key, { item: { type: 'boolean', value: true }, params: this.params() }];
+    if (this.code() !== 0x3d) return [key, { item: { type: 'boolean', value: true }, params: this.params(), text: '?1' }];
     this.pos++;
-    const { item, params } = this.member();
-    return [key, { item, params }];
+    const start = this.pos;
+    const { item, params, itemEnd } = this.member();
+    return [key, { item, params, text: this.s.slice(start, itemEnd) }];
   }
 
   member(): ListMember {
@@ -268,8 +273,9 @@ class Reader {
     } else {
       item = this.bareItem();
     }
+    const itemEnd = this.pos;
     const params = this.params();
-    return { item, params, end: this.pos };
+    return { item, params, end: this.pos, itemEnd };
   }
 }
 

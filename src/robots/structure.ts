@@ -296,9 +296,22 @@ function valuesOf(s: RobotsStructure, directive: number): string[] {
   return texts;
 }
 
+/** The absolute URLs among the values of `directive`'s records, as written, each once, in file order. */
+function absoluteUrls(s: RobotsStructure, directive: number): string[] {
+  return [...new Set(valuesOf(s, directive).filter(hasScheme))];
+}
+
 /** The absolute sitemap URLs among the sitemap values, as written, each once, in file order. */
 export function sitemapUrls(s: RobotsStructure): string[] {
-  return [...new Set(valuesOf(s, DIRECTIVE_SITEMAP).filter(hasScheme))];
+  return absoluteUrls(s, DIRECTIVE_SITEMAP);
+}
+
+/** The directive id of `License:` (RSL 1.0), a record of the whole file rather than of the group it stands in. */
+export const DIRECTIVE_LICENSE = DIRECTIVE_IDS.get('license')!;
+
+/** The absolute URLs of the `License:` lines, wherever they stand, as written, each once, in file order. */
+export function licenseUrls(s: RobotsStructure): string[] {
+  return absoluteUrls(s, DIRECTIVE_LICENSE);
 }
 
 function hasScheme(text: string): boolean {
