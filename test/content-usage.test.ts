@@ -214,6 +214,11 @@ describe('License (RSL 1.0): of the whole file', () => {
     expect(robots.isAllowed('https://example.com/drafts/a', 'OtherBot')).toBe(true);
     expect(robots.selectGroups('OtherBot').lines).toEqual([8]);
   });
+
+  it('the linter warns on a License URL that is not absolute', () => {
+    const warned = lintRobotsTxt(fixture('rsl-license.txt')).filter((d) => d.code === 'license-not-absolute');
+    expect(warned.map((d) => d.line)).toEqual([11]);
+  });
 });
 
 describe('records', () => {

@@ -5,7 +5,7 @@
 import { GOOGLE_MAX_LINE_BYTES, lineCollector, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
 import { readGroups } from './groups.js';
-import { groupRecords, ruleAllows, ruleCount, ruleLine, ruleText, type GroupRecord, type RobotsStructure } from './structure.js';
+import { groupRecords, hasScheme, ruleAllows, ruleCount, ruleLine, ruleText, type GroupRecord, type RobotsStructure } from './structure.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
 import { escapePattern } from '../url/path.js';
@@ -84,6 +84,9 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
       const known = EXTENSION_KEYS.has(key.toLowerCase());
       add(l.number, 'info', known ? 'extension-key' : 'unknown-key', known ? `"${key}" is not part of RFC 9309; some crawlers read it, others ignore it` : `unknown key "${key}" is ignored`);
       if (l.directive === 'content-usage' || l.directive === 'content-signal') signalDiagnostics(l.number, l.directive, value, seenAgent, add);
+      if (l.directive === 'license' && !hasScheme(value)) {
+        add(l.number, 'warning', 'license-not-absolute', `"${value}" is not an absolute URL: RSL license URLs need a scheme and host, and this one is ignored`);
+      }
       pacingDiagnostics(l.number, l.directive, value, seenAgent, add);
       return;
     }

@@ -314,7 +314,8 @@ export function licenseUrls(s: RobotsStructure): string[] {
   return absoluteUrls(s, DIRECTIVE_LICENSE);
 }
 
-function hasScheme(text: string): boolean {
+/** Does `text` start with a URL scheme and ':' (what sitemaps and licenses keep)? */
+export function hasScheme(text: string): boolean {
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
