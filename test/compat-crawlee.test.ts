@@ -1,10 +1,11 @@
 // robots-wasm/crawlee: crawlee's RobotsTxtFile over fetchRobotsTxt, against real servers on
-// 127.0.0.1 (every RFC 9309 2.3.1 access result), and from() on given content.
+// 127.0.0.1 (every RFC 9309 2.3.1 access result), directly and through a proxy, and from() on
+// given content.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RobotsFile, RobotsTxtFile, type PacedNavigation } from '../src/compat/crawlee.js';
 import type { Pacer } from '../src/index.js';
-import { serve, startSites, stopSites, type Site } from './support/servers.js';
+import { serve, startProxy, startSites, stopSites, type Proxy, type Site } from './support/servers.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\nCrawl-delay: 3\n\nUser-agent: ShopBot\nDisallow: /cart\n';
 const SITEMAPS = ['https://shop.example/sitemap.xml', 'http://shop.example./news.xml', 'https://shop.example:8443/more.xml', 'https://cdn.example/shop.xml', 'ftp://shop.example/files.xml'];
@@ -96,10 +97,9 @@ describe('RobotsTxtFile.find', () => {
     expect(robots.isAllowed(`${a.origin}/private`)).toBe(false);
   });
 
-  it("refuses crawlee's proxy and HTTP client options instead of bypassing them", async () => {
-    await expect(RobotsTxtFile.find(a.origin, { proxyUrl: 'http://proxy.example:8000' } as never)).rejects.toThrow(/proxyUrl is not supported/);
-    await expect(RobotsTxtFile.find(a.origin, 'http://proxy.example:8000' as never)).rejects.toThrow(/proxyUrl is not supported/);
+  it("refuses crawlee's HTTP client option and a proxy that is not http(s) instead of bypassing them", async () => {
     await expect(RobotsTxtFile.find(a.origin, { httpClient: {} } as never)).rejects.toThrow(/httpClient is not supported/);
+    await expect(RobotsTxtFile.find(a.origin, 'socks5://127.0.0.1:1080')).rejects.toThrow(/proxyUrl must be an http: or https: proxy, not socks5:/);
   });
 
   it("takes crawlee 3.18's third argument: timeoutMillis and signal", async () => {
@@ -115,6 +115,64 @@ describe('RobotsTxtFile.find', () => {
   it('rejects a URL that is not absolute http(s)', async () => {
     await expect(RobotsTxtFile.find('/relative/page')).rejects.toThrow(TypeError);
     await expect(RobotsTxtFile.find('ftp://files.example/')).rejects.toThrow(TypeError);
+  });
+});
+
+// crawlee's find(url, proxyUrl): the request goes through the proxy (a real one on 127.0.0.1),
+// and a proxy that refuses disallows everything, as a network failure does.
+describe('RobotsTxtFile.find through a proxy', () => {
+  let proxy: Proxy;
+  beforeAll(async () => {
+    proxy = await startProxy();
+  });
+  afterAll(() => stopSites([proxy]));
+  beforeEach(() => {
+    Object.assign(proxy, { forwarded: [], received: [], credentials: undefined, refuse: undefined });
+    a.handler = serve(RULES);
+    a.hits.clear();
+  });
+
+  it("crawlee's find(url, proxyUrl, options): the robots.txt request goes through the proxy, its credentials to the proxy only", async () => {
+    let siteSaw: unknown = 'no request';
+    a.handler = (req, res) => {
+      siteSaw = req.headers['proxy-authorization'];
+      res.end(RULES);
+    };
+    proxy.credentials = `Basic ${Buffer.from('crawler:secret').toString('base64')}`;
+    const proxyUrl = proxy.url.replace('http://', 'http://crawler:secret@');
+    const robots = await RobotsTxtFile.find(`${a.origin}/some/page`, proxyUrl, { timeoutMillis: 5000 });
+    expect([proxy.forwarded, siteSaw]).toEqual([[`GET ${a.origin}/robots.txt`], undefined]);
+    expect([robots.isAllowed(`${a.origin}/private/1`), robots.isAllowed(`${a.origin}/cart`), robots.isAllowed(`${a.origin}/cart`, 'ShopBot')]).toEqual([false, true, false]);
+  });
+
+  it('named options take a proxyUrl too; redirects go through it', async () => {
+    a.handler = (_req, res) => res.writeHead(301, { location: `${b.origin}/moved/robots.txt` }).end();
+    b.handler = (req, res) => res.end(req.url === '/moved/robots.txt' ? 'User-agent: *\nDisallow: /moved-rule\n' : '');
+    const robots = await RobotsTxtFile.find(a.origin, { proxyUrl: proxy.url, userAgent: 'ShopBot/2.0' });
+    expect(proxy.forwarded).toEqual([`GET ${a.origin}/robots.txt`, `GET ${b.origin}/moved/robots.txt`]);
+    expect([robots.isAllowed(`${a.origin}/moved-rule`), robots.isAllowed(`${a.origin}/other`)]).toEqual([false, true]);
+  });
+
+  it('an empty proxyUrl is none, as crawlee reads it: the request goes straight to the site', async () => {
+    const robots = await RobotsTxtFile.find(a.origin, '');
+    expect([proxy.forwarded, [...a.hits.keys()], robots.isAllowed(`${a.origin}/private`)]).toEqual([[], ['/robots.txt'], false]);
+  });
+
+  it.each([
+    ['a 407 (wrong credentials)', 407],
+    ['a 502', 502],
+  ])('a proxy that refuses with %s: everything disallowed, the site never asked', async (_name, status) => {
+    if (status === 407) proxy.credentials = 'Basic right';
+    else proxy.refuse = status;
+    const robots = await RobotsTxtFile.find(a.origin, proxy.url);
+    expect([robots.isAllowed(`${a.origin}/`), robots.isAllowed(`${a.origin}/cart`, 'ShopBot'), robots.getSitemaps('all')]).toEqual([false, false, []]);
+    expect([proxy.received, proxy.forwarded, a.hits.size]).toEqual([[`GET ${a.origin}/robots.txt`], [], 0]);
+  });
+
+  it('an https: site is reached in a CONNECT tunnel; a refused CONNECT disallows everything', async () => {
+    proxy.refuse = 403;
+    const robots = await RobotsTxtFile.find('https://127.0.0.1:1/page', proxy.url);
+    expect([robots.isAllowed('https://127.0.0.1:1/'), proxy.received, proxy.forwarded]).toEqual([false, ['CONNECT 127.0.0.1:1'], []]);
   });
 });
 

@@ -8,8 +8,8 @@ import { fetchRobotsTxt, type FetchRobotsOptions } from '../fetch/fetch.js';
 import { robotFor, type Robot } from './robot.js';
 import robotsParser from './robots-parser.js';
 
-/** Options of RobotsTxtFile.find(): how fetchRobotsTxt fetches (crawlee's proxyUrl and httpClient are refused). */
-export type RobotsTxtFileFindOptions = Pick<FetchRobotsOptions, 'userAgent' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'fetch' | 'allowRedirect' | 'signal'>;
+/** Options of RobotsTxtFile.find(): how fetchRobotsTxt fetches (crawlee's httpClient is refused). */
+export type RobotsTxtFileFindOptions = Pick<FetchRobotsOptions, 'userAgent' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'fetch' | 'proxyUrl' | 'allowRedirect' | 'signal'>;
 
 /** The third argument of crawlee 3.18's find(url, proxyUrl, options). */
 export interface CrawleeFindOptions {
@@ -22,18 +22,17 @@ export type SitemapStrategy = 'all' | 'same-hostname' | 'same-origin';
 
 /**
  * fetchRobotsTxt's options from find()'s arguments, in crawlee's shapes. Throws for crawlee's
- * transport options: ignoring a proxy would send the request from the crawler's own address.
+ * httpClient: ignoring it would send the request some other way than the crawler's.
  */
-function fetchOptions(options: unknown, crawleeOptions: CrawleeFindOptions | undefined): FetchRobotsOptions {
-  // crawlee 3's find(url, proxyUrl) passes a string; its later find(url, options) names them.
-  const named = options as Record<string, unknown> | undefined;
-  const refused = typeof options === 'string' ? 'proxyUrl' : ['proxyUrl', 'httpClient'].find((key) => named?.[key] !== undefined);
-  if (refused !== undefined) {
-    throw new TypeError(`robots-wasm/crawlee: ${refused} is not supported; pass a \`fetch\` that sends requests the way you need`);
+function fetchOptions(options: string | RobotsTxtFileFindOptions | undefined, crawleeOptions: CrawleeFindOptions | undefined): FetchRobotsOptions {
+  // crawlee 3's find(url, proxyUrl) passes a string, an empty one for none as got-scraping reads it.
+  const named: RobotsTxtFileFindOptions | undefined = typeof options === 'string' ? { proxyUrl: options || undefined } : options;
+  if ((named as Record<string, unknown> | undefined)?.httpClient !== undefined) {
+    throw new TypeError('robots-wasm/crawlee: httpClient is not supported; pass a `fetch` that sends requests the way you need');
   }
   // crawlee reads a timeoutMillis of 0 as none given.
   const { signal, timeoutMillis } = crawleeOptions ?? {};
-  return { signal, timeoutMs: timeoutMillis || undefined, ...(options as RobotsTxtFileFindOptions | undefined), mode: 'rfc' };
+  return { signal, timeoutMs: timeoutMillis || undefined, ...named, mode: 'rfc' };
 }
 
 /** A hostname without its trailing dot (`example.com.` is `example.com`). */
@@ -63,10 +62,13 @@ export class RobotsTxtFile {
   /**
    * Fetches the robots.txt of `url`'s origin. Resolves for every server answer: a 4xx (or too
    * many redirects) allows everything, a 5xx, a network failure or a timeout disallows
-   * everything. Rejects on misuse (a URL that is not absolute http(s), a proxy) and when
-   * `signal` aborts. Takes crawlee 3.18's `find(url, undefined, { signal, timeoutMillis })` too.
+   * everything. Takes crawlee 3.18's `find(url, proxyUrl, { signal, timeoutMillis })` too: the
+   * request (and its redirects) then go through that HTTP(S) proxy, and a proxy that refuses
+   * (407, a refused CONNECT) disallows everything, like a network failure. Rejects on misuse
+   * (a URL that is not absolute http(s), a proxy URL that is not http(s), crawlee's
+   * httpClient) and when `signal` aborts.
    */
-  static async find(url: string, options?: RobotsTxtFileFindOptions, crawleeOptions?: CrawleeFindOptions): Promise<RobotsTxtFile> {
+  static async find(url: string, options?: string | RobotsTxtFileFindOptions, crawleeOptions?: CrawleeFindOptions): Promise<RobotsTxtFile> {
     const result = await fetchRobotsTxt(url, fetchOptions(options, crawleeOptions));
     return new RobotsTxtFile(result.origin, robotFor(result.origin, result.robots));
   }

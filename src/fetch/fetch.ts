@@ -12,7 +12,8 @@
 // but the next attempt comes when the server asked for it.
 // Requests go out through node:http(s) where the runtime has it (transport-node.ts), which
 // decodes gzip, deflate and br strictly: a body that does not decode to its end is a failed
-// download, not a shorter file. Browsers use the platform fetch (transport-web.ts).
+// download, not a shorter file. Browsers use the platform fetch (transport-web.ts). With
+// proxyUrl every request, redirects included, goes through that proxy (Node transport only).
 // The limit applies to the decoded bytes, so a compressed bomb is cut like any long body.
 // Every call ends within timeoutMs, whatever the transport does with its abort signal.
 
@@ -23,7 +24,7 @@ import { DEFAULT_MAX_BYTES, resolveParseOptions, type Mode } from '../robots/opt
 import { RobotsTxt } from '../robots-txt.js';
 import { explicitFreshnessMs, freshnessMs, MAX_TTL_MS } from './freshness.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
-import { defaultGet } from '#transport';
+import { defaultGet, proxiedGet } from '#transport';
 import type { HttpGet, HttpResponse } from './http.js';
 
 /** The access result of RFC 9309 2.3.1. */
@@ -45,6 +46,16 @@ export interface FetchRobotsOptions {
    * `redirect: 'manual'`.
    */
   fetch?: typeof globalThis.fetch;
+  /**
+   * An HTTP(S) proxy every request (redirects included) goes through:
+   * `http://[user:password@]host:port` or `https://...`; credentials are sent to the proxy
+   * as Basic Proxy-Authorization, never to the site. Plain-HTTP URLs go to the proxy in
+   * absolute form, https: ones in a CONNECT tunnel with the site's certificate verified as
+   * without a proxy. A 407, or a CONNECT the proxy refuses, is a failed download
+   * (unreachable: disallow all), not the site's answer. Needs node:http (Node, Deno, Bun):
+   * elsewhere, and with `fetch`, it is a TypeError.
+   */
+  proxyUrl?: string;
   /**
    * Asked before each redirect is followed, with the URL redirected from and to; false (or a
    * promise of false) refuses it, and the file is unavailable, as RFC 9309 2.3.1.2 reads
@@ -139,11 +150,30 @@ function requireHeaderValue(value: unknown, name: string): asserts value is stri
   }
 }
 
+/** The proxy `proxyUrl` names; a TypeError unless it is an absolute http: or https: URL. */
+function proxyOption(proxyUrl: unknown): URL {
+  // The value is not quoted back: it may hold the proxy's password.
+  if (typeof proxyUrl !== 'string' || !URL.canParse(proxyUrl)) throw new TypeError('robots-wasm: proxyUrl must be an absolute URL string');
+  const proxy = new URL(proxyUrl);
+  if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
+    throw new TypeError(`robots-wasm: proxyUrl must be an http: or https: proxy, not ${proxy.protocol}`);
+  }
+  return proxy;
+}
+
+/** What sends the requests: the caller's fetch, a proxy, or this runtime's transport. */
+function sender(options: FetchRobotsOptions): HttpGet {
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('robots-wasm: fetch must be a function');
+  if (options.proxyUrl === undefined) return options.fetch ?? defaultGet;
+  // A fetch of the caller's sends requests its own way: it would bypass the proxy.
+  if (options.fetch !== undefined) throw new TypeError('robots-wasm: pass fetch or proxyUrl, not both');
+  return proxiedGet(proxyOption(options.proxyUrl));
+}
+
 /** Checks fetch options and fills defaults; misuse is a TypeError that names the option. */
 export function resolveFetchOptions(options: FetchRobotsOptions = {}): ResolvedFetchOptions {
   if (options === null || typeof options !== 'object') throw new TypeError('robots-wasm: options must be an object');
   const { mode } = resolveParseOptions({ mode: options.mode });
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('robots-wasm: fetch must be a function');
   if (options.allowRedirect !== undefined && typeof options.allowRedirect !== 'function') {
     throw new TypeError('robots-wasm: allowRedirect must be a function');
   }
@@ -158,7 +188,7 @@ export function resolveFetchOptions(options: FetchRobotsOptions = {}): ResolvedF
     timeoutMs,
     maxBytes: integerOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, 0),
     maxRedirects: integerOption(options.maxRedirects, 'maxRedirects', 5, 0),
-    get: options.fetch ?? defaultGet,
+    get: sender(options),
     allowRedirect: options.allowRedirect,
     signal: options.signal,
     mode,

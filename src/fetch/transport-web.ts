@@ -11,3 +11,11 @@ export const defaultGet: HttpGet = async (url, init) => {
   if (response.type !== 'opaqueredirect') return response;
   return fetch(url, { ...init, redirect: 'follow' });
 };
+
+/**
+ * The platform fetch cannot be told to use a proxy: a proxyUrl is refused here rather than
+ * ignored, which would send the requests from this runtime's own address.
+ */
+export function proxiedGet(proxy: URL): HttpGet {
+  throw new TypeError(`robots-wasm: proxyUrl needs node:http (Node, Deno, Bun); this runtime's fetch cannot send requests through the proxy at ${proxy.host}`);
+}
