@@ -390,6 +390,20 @@ export function lintUnknownKeys(bytes = LINT_BYTES): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * 500 KiB of user-agent lines with a Crawl-delay line between each two, then one rule: one
+ * group whose user-agent lines are interleaved at every line.
+ */
+export function lintInterleavedAgents(bytes = LINT_BYTES): string {
+  const out: string[] = [];
+  for (let i = 0, size = 0; size < bytes - 16; i++) {
+    const pair = `User-agent: a${i}\nCrawl-delay: 1`;
+    out.push(pair);
+    size += pair.length + 1;
+  }
+  return `${out.join('\n')}\nDisallow: /\n`;
+}
+
 /** The lint constructions, by name. */
 export function lintCases(): { name: string; body: string }[] {
   return [
@@ -404,6 +418,7 @@ export function lintCases(): { name: string; body: string }[] {
     { name: 'one 500 KiB Content-Usage line', body: lintLongLine('Content-Usage: train-ai=n, ', 'A') },
     { name: 'one 500 KiB line of dot segments', body: lintLongLine('Disallow: ', '/./..') },
     { name: '500 KiB of unknown and misspelt keys', body: lintUnknownKeys() },
+    { name: '500 KiB of user-agent lines, a Crawl-delay between each two', body: lintInterleavedAgents() },
   ];
 }
 

@@ -363,6 +363,16 @@ describe('robots-wasm explain, lint, tags, fetch, filter', () => {
     expect(run(['lint', ROBOTS]).code).toBe(0);
   });
 
+  it('lint: what robots-parser read otherwise, a line between user-agent lines and a Unicode space', () => {
+    const file = join(tmp, 'lint-migrating.txt');
+    writeFileSync(file, 'User-agent: a\nCrawl-delay: 1\nUser-agent: *\nDisallow: /members\u2002\n');
+    const human = run(['lint', file]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`${file}:2: warning [interleaved-group] this line does not end the group of line 1`);
+    expect(human.stdout).toContain(`${file}:4: warning [unicode-space] the value ends with U+2002`);
+    expect(run(['lint', '--help']).stdout).toContain('(interleaved-group)');
+  });
+
   it('tags: headers and HTML given on the command line', () => {
     const r = run(['tags', '--agent', 'ExampleBot', '--header', 'X-Robots-Tag: examplebot: noindex', '--html', join(import.meta.dirname, '..', 'examples', 'page.html'), '--json']);
     expect(JSON.parse(r.stdout)).toMatchObject({ noindex: true, noarchive: true, nofollow: false, maxSnippet: 120, maxImagePreview: 'large' });

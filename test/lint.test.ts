@@ -1,9 +1,10 @@
 // lintRobotsTxt: every diagnostic code on a line that triggers it, and none on clean files.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt } from '../src/index.js';
 import { groupPerAgent } from './support/fixtures.js';
 import {
-  lintDuplicateRules, lintLongLine, lintLongShadowingRule, lintMergedLargeGroups, lintOverlappingGroups, lintShadowingWildcards, lintTwoGroups,
+  lintDuplicateRules, lintInterleavedAgents, lintLongLine, lintLongShadowingRule, lintMergedLargeGroups, lintOverlappingGroups, lintShadowingWildcards, lintTwoGroups,
   lintUnknownKeys,
 } from '../bench/adversarial.js';
 
@@ -117,6 +118,35 @@ describe('lintRobotsTxt', () => {
     expect(codes('User-agent: *\nDisallow: /x\nAllow: /x/y\nDisallow: /%7e\nAllow: /~\n')).toEqual(['4 warning shadowed-rule']);
   });
 
+  describe('what robots-parser read otherwise', () => {
+    const migrating = (name: string) => new Uint8Array(readFileSync(new URL(`fixtures/migrating/${name}`, import.meta.url)));
+    const found = (body: string | Uint8Array, code: string, options?: Parameters<typeof lintRobotsTxt>[1]) =>
+      lintRobotsTxt(body, options).filter((d) => d.code === code).map((d) => `${d.line} ${d.severity} ${d.message}`);
+
+    it('a rule or Sitemap value that starts or ends with a Unicode space, which robots-parser trimmed', () => {
+      const body = 'User-agent: *\nAllow: /\nDisallow: /members\u2002\nSitemap:\u00a0 https://example.com/s.xml\nDisallow: /a\u00a0b\nDisallow: /ok \t\nDisallow: /bom\ufeff # note\n';
+      const space = (at: string, code: string, part: string) => `warning the value ${at} with ${code}, a Unicode space that is part of the ${part} (RFC 9309 trims only spaces and tabs; robots-parser trimmed it)`;
+      expect(found(body, 'unicode-space')).toEqual([`3 ${space('ends', 'U+2002', 'path')}`, `4 ${space('starts', 'U+00A0', 'URL')}`, `7 ${space('ends', 'U+FEFF', 'path')}`]);
+      // www.noip.com: `Disallow: /members` and U+2002; www.cfainstitute.org: `Sitemap:`, U+00A0, the URL.
+      expect(codes(migrating('www.noip.com'))).toEqual(['19 warning unicode-space']);
+      expect(codes(migrating('www.cfainstitute.org'))).toEqual(['3 warning unicode-space']);
+    });
+
+    it('a line between user-agent lines, which does not end their group', () => {
+      const between = (group: number) => `warning this line does not end the group of line ${group} (only a rule line ends one): the user-agent lines above and below it form one group, and all its agents get its rules`;
+      expect(found('User-agent: a\nCrawl-delay: 1\nUser-agent: *\nDisallow: /\n', 'interleaved-group')).toEqual([`2 ${between(1)}`]);
+      expect(codes('User-agent: a\nSitemap: https://example.com/s.xml\nFrobnicate: 1\nUser-agent: b\nDisallow: /\n')).toEqual(['2 warning interleaved-group', '3 info unknown-key', '3 warning interleaved-group']);
+      // After a rule, a Crawl-delay line is the group's own, and the next user-agent line starts a group.
+      expect(codes('User-agent: a\nDisallow: /x\nCrawl-delay: 1\nUser-agent: *\nDisallow: /\n')).toEqual(['3 info extension-key']);
+      // A Content-Usage line is a rule in rfc mode only.
+      const usage = 'User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /x\n';
+      expect(found(usage, 'interleaved-group')).toEqual([]);
+      expect(found(usage, 'interleaved-group', { mode: 'google' })).toEqual([`2 ${between(1)}`]);
+      // bitbucket.org: `User-Agent: *` (43), `Crawl-delay: 120`, `User-agent: 008`, `Disallow: /`.
+      for (const mode of ['rfc', 'google'] as const) expect(found(migrating('bitbucket.org'), 'interleaved-group', { mode })).toEqual([`44 ${between(43)}`]);
+    });
+  });
+
   it('a clean file has no diagnostics; hostile input still returns', () => {
     expect(codes('User-agent: *\nDisallow: /private/\nAllow: /private/ok\nSitemap: https://example.com/s.xml\n')).toEqual([]);
     expect(lintRobotsTxt(`User-agent: *\nDisallow: /${'*'.repeat(200_000)}x\nAllow: /${'*'.repeat(200_000)}x\n`).map((d) => d.code)).toEqual(['line-too-long', 'shadowed-rule', 'line-too-long']);
@@ -195,9 +225,20 @@ describe('lintRobotsTxt', () => {
 
     it('500 KiB of unknown keys, misspelt keys and lines without a colon', () => {
       const { found, counts } = lintTimed(lintUnknownKeys());
-      expect(counts).toEqual({ 'unknown-key': 12_961, 'typo-key': 12_961, 'missing-colon': 12_960, 'extension-key': 6480, 'duplicate-rule': 12_958 });
-      expect(found.slice(0, 7).map((d) => `${d.line} ${d.code}`)).toEqual(['2 unknown-key', '3 typo-key', '4 typo-key', '5 missing-colon', '6 extension-key', '7 missing-colon', '7 unknown-key']);
+      // Line 2 sits between the user-agent lines 1 and 3.
+      expect(counts).toEqual({ 'unknown-key': 12_961, 'typo-key': 12_961, 'missing-colon': 12_960, 'extension-key': 6480, 'duplicate-rule': 12_958, 'interleaved-group': 1 });
+      expect(found.slice(0, 8).map((d) => `${d.line} ${d.code}`)).toEqual(['2 unknown-key', '2 interleaved-group', '3 typo-key', '4 typo-key', '5 missing-colon', '6 extension-key', '7 missing-colon', '7 unknown-key']);
       expect(found.find((d) => d.code === 'duplicate-rule')!.message).toBe('"disallow: /x" repeats the rule of line 4');
+    }, TIME_LIMIT);
+
+    it('500 KiB of user-agent lines with a Crawl-delay between each two, and a long value of Unicode spaces', () => {
+      const { found, counts } = lintTimed(lintInterleavedAgents());
+      // n agents and n Crawl-delay lines; the last of these is followed by the rule, not an agent.
+      const n = counts['invalid-product-token'];
+      expect(n).toBeGreaterThan(15_000);
+      expect(counts).toEqual({ 'extension-key': n, 'interleaved-group': n - 1, 'invalid-product-token': n });
+      expect(found.filter((d) => d.code === 'interleaved-group').every((d, i) => d.line === 2 * i + 2 && d.message.includes('the group of line 1 '))).toBe(true);
+      expect(codes(`User-agent: *\nDisallow: /${'x\u2002'.repeat(80_000)}\n`)).toEqual(['2 warning line-too-long', '2 warning unicode-space']);
     }, TIME_LIMIT);
   });
 });

@@ -9,8 +9,10 @@ export const LINT_HELP = `usage: robots-wasm lint <robots.txt file | URL> [--jso
 
 Diagnostics with line numbers: misspelt keys, lines without a colon, rules before any
 user-agent, invalid product tokens, patterns not starting with / or *, '$' before the end,
-bytes past the parse limit, invalid UTF-8, over-long lines, duplicate and shadowed rules.
-Exit code 1 when there is an error-level diagnostic.
+bytes past the parse limit, invalid UTF-8, over-long lines, duplicate and shadowed rules,
+a rule or Sitemap value that starts or ends with a Unicode space (unicode-space), and a line
+between user-agent lines, which does not end their group (interleaved-group): both read
+otherwise by robots-parser. Exit code 1 when there is an error-level diagnostic.
 
   --json            a JSON array of {line, severity, code, message}
 

@@ -7,7 +7,7 @@ import { kernel, type Kernel } from '../wasm/kernel.js';
 import { alignUp } from '../wasm/memory.js';
 import { HEADER_WORDS } from './layout.js';
 import type { Mode } from './options.js';
-import { forEachLineChunk, lineCollector, lineReaderRoom, type ChunkVisitor, type LineBuilder } from './parse.js';
+import { forEachLineChunk, lineCollector, lineReaderRoom, type ChunkVisitor, type LineBuilder, type RobotsLine } from './parse.js';
 import { groupRecords, STRING_VALUES_MAX, type KeptValues, type RobotsStructure } from './structure.js';
 
 /**
@@ -157,17 +157,34 @@ export function readGroups(bytes: Uint8Array, mode: Mode, visit?: ChunkVisitor):
  */
 export function interleavedGroups(bytes: Uint8Array, mode: Mode): Map<number, number[]> {
   const collector = lineCollector();
-  const starts = new Set(groupRecords(readGroups(bytes, mode, collector.visit).structure).map((g) => g.line));
+  const reader = interleavingReader(readGroups(bytes, mode, collector.visit).structure);
+  collector.emit(reader.read);
+  return reader.interleaved;
+}
+
+/**
+ * interleavedGroups over lines read elsewhere (the linter's single reading): `read` is handed
+ * the lines of the body `structure` was built from, in order, and fills `interleaved`.
+ */
+export function interleavingReader(structure: RobotsStructure): { read: (line: RobotsLine) => void; interleaved: Map<number, number[]> } {
+  const starts = new Set(groupRecords(structure).map((g) => g.line));
   const interleaved = new Map<number, number[]>();
   let group = 0;
   let between: number[] = [];
-  collector.emit((l) => {
+  const read = (l: RobotsLine) => {
     if (l.kind === 'user-agent') {
       if (starts.has(l.number)) group = l.number;
-      else if (group !== 0 && between.length > 0) interleaved.set(group, [...(interleaved.get(group) ?? []), ...between]);
+      else if (group !== 0 && between.length > 0) append(interleaved, group, between);
       between = [];
     } else if (l.kind === 'allow' || l.kind === 'disallow') between = [];
     else if (l.kind !== null && group !== 0) between.push(l.number);
-  });
-  return interleaved;
+  };
+  return { read, interleaved };
+}
+
+/** Adds `lines` to the list of `group`, in place: a group interleaved at every agent stays linear. */
+function append(interleaved: Map<number, number[]>, group: number, lines: number[]): void {
+  const list = interleaved.get(group);
+  if (list === undefined) interleaved.set(group, lines);
+  else for (const line of lines) list.push(line);
 }

@@ -4,7 +4,7 @@
 
 import { GOOGLE_MAX_LINE_BYTES, lineCollector, EXTENSION_KEYS } from './parse.js';
 import { prepareBody, type RobotsBody } from './body.js';
-import { readGroups } from './groups.js';
+import { interleavingReader, readGroups } from './groups.js';
 import { groupRecords, hasScheme, ruleAllows, ruleCount, ruleLine, ruleText, type GroupRecord, type RobotsStructure } from './structure.js';
 import { resolveParseOptions, type Mode, type ParseOptions } from './options.js';
 import { isValidProductToken, productToken } from './agent.js';
@@ -49,8 +49,9 @@ function hasUnfetchablePath(pattern: string): boolean {
  * Diagnostics for a robots.txt body, by line: lenient spellings, lines without a colon or
  * without a key, rules outside any group, invalid product tokens, patterns that do not start
  * with '/' or '*', '$' before the end, dot segments a fetched path never has, bytes past the
- * parse limit, invalid UTF-8, over-long lines, duplicate rules, rules that can never decide, and
- * Crawl-delay, Request-rate and Visit-time values no crawler can read.
+ * parse limit, invalid UTF-8, over-long lines, duplicate rules, rules that can never decide,
+ * Crawl-delay, Request-rate and Visit-time values no crawler can read, a rule or Sitemap value
+ * that starts or ends with a Unicode space, and lines between the user-agent lines of a group.
  */
 export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnostic[] {
   const resolved = resolveParseOptions(options);
@@ -66,7 +67,9 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
   // The group builder reads the same records, so the body is read once.
   const collector = lineCollector();
   const { structure, lines } = readGroups(bytes, resolved.mode, collector.visit);
+  const interleaving = interleavingReader(structure);
   collector.emit((l) => {
+    interleaving.read(l);
     if (!utf8 && !isValidUtf8(bytes.subarray(l.start, l.end))) add(l.number, 'warning', 'invalid-utf8', 'the line is not valid UTF-8 (RFC 9309 2.3 requires UTF-8)');
     if (l.tooLong || l.end - l.start > GOOGLE_MAX_LINE_BYTES) {
       add(l.number, 'warning', 'line-too-long', `the line is longer than ${GOOGLE_MAX_LINE_BYTES} bytes; Google reads only that much of it`);
@@ -95,6 +98,7 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
       if (l.agentToken !== -1 && !isValidProductToken(value)) add(l.number, 'warning', 'invalid-product-token', productTokenMessage(value));
       return;
     }
+    if (l.kind === 'allow' || l.kind === 'disallow' || l.kind === 'sitemap') unicodeSpace(l.number, l.kind, value, add);
     if (l.kind === 'allow' || l.kind === 'disallow') {
       if (!seenAgent) add(l.number, 'warning', 'rule-outside-group', `this ${l.kind} rule comes before any user-agent line and is ignored`);
       if (value !== '' && value[0] !== '/' && value[0] !== '*') add(l.number, 'warning', 'pattern-start', `"${value}" does not start with '/' or '*'; crawlers may read it differently`);
@@ -110,7 +114,38 @@ export function lintRobotsTxt(body: RobotsBody, options?: ParseOptions): Diagnos
     add(lines, 'warning', 'past-parse-limit', `${prepared.originalLength - bytes.length} bytes past the ${resolved.maxBytes}-byte parse limit are ignored (RFC 9309 2.5)`);
   }
   redundantRules(structure, resolved.mode, add);
+  interleavedLines(interleaving.interleaved, add);
   return out.sort((a, b) => a.line - b.line);
+}
+
+/** Whitespace that String.prototype.trim() removes and RFC 9309 does not: any but ASCII's. */
+const UNICODE_SPACE = /^[^\S\x00-\x7f]|[^\S\x00-\x7f]$/u;
+
+/**
+ * A rule or Sitemap value that starts or ends with a non-ASCII space (U+00A0, U+2002, ...):
+ * RFC 9309 trims only spaces and tabs, so it is part of the path or URL, where an author meant
+ * nothing (robots-parser trimmed it).
+ */
+function unicodeSpace(line: number, kind: 'allow' | 'disallow' | 'sitemap', value: string, add: Add): void {
+  const found = UNICODE_SPACE.exec(value);
+  if (found === null) return;
+  const at = found.index === 0 ? 'starts' : 'ends';
+  const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const part = kind === 'sitemap' ? 'URL' : 'path';
+  add(line, 'warning', 'unicode-space', `the value ${at} with ${code}, a Unicode space that is part of the ${part} (RFC 9309 trims only spaces and tabs; robots-parser trimmed it)`);
+}
+
+/**
+ * Lines between the user-agent lines of one group (interleavingReader): they do not end it,
+ * so the agents above such a line share the rules below it, though robots-parser, and maybe
+ * the author, read a new group there.
+ */
+function interleavedLines(interleaved: Map<number, number[]>, add: Add): void {
+  for (const [group, lines] of interleaved) {
+    for (const line of lines) {
+      add(line, 'warning', 'interleaved-group', `this line does not end the group of line ${group} (only a rule line ends one): the user-agent lines above and below it form one group, and all its agents get its rules`);
+    }
+  }
 }
 
 /**
