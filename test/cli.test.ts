@@ -449,6 +449,19 @@ describe('robots-wasm explain and fetch: groups with lines between their user-ag
     expect(JSON.parse(run(['explain', file, '--agent', 'c', '--json', '/c/1']).stdout).interleaving).toBe(undefined);
   });
 
+  it('explain notes the interleaved group of the agent when no rule matches: it kept the agent from the * groups', () => {
+    // hootsuite.com's shape: Googlebot shares the first * group, so the later one's rule is not its.
+    const file = join(tmp, 'interleaved-no-rule.txt');
+    writeFileSync(file, 'User-agent: Googlebot\nNoindex: /x\nUser-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /craft/\n');
+    expect(run(['explain', file, '--agent', 'Googlebot', '/craft/']).stdout).toBe(
+      'group: the group naming Googlebot (line 1)\n' +
+      'allow\t/craft/\tno rule matches\n' +
+      '\tnote: the verdict comes from the group at line 1, whose user-agent lines have line 2 between them: under RFC 9309 all its agents share it\n',
+    );
+    expect(JSON.parse(run(['explain', file, '--agent', 'Googlebot', '--json', '/craft/']).stdout).interleaving).toEqual({ group: 1, lines: [2] });
+    expect(JSON.parse(run(['explain', file, '--agent', 'Googlebot', '--json', '/a']).stdout).interleaving).toEqual({ group: 1, lines: [2] });
+  });
+
   it("explain follows each mode's groups: a Content-Usage line is a rule in rfc mode, another record in google mode", () => {
     const file = join(tmp, 'usage-between.txt');
     writeFileSync(file, 'User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /x\n');

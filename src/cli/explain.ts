@@ -8,8 +8,9 @@ export const EXPLAIN_HELP = `usage: robots-wasm explain <robots.txt file | URL> 
 
 For each URL: the verdict, the rule that decided it (as written, with its line) and which
 group applied: the agent's own (specific), several of its own (merged), the * group, or none;
-a note when the rule's group has other lines (a Crawl-delay, a Sitemap) between its
-user-agent lines, which RFC 9309 reads as one group for all of them.
+a note when the rule's group (with no rule matching, the agent's group) has other lines (a
+Crawl-delay, a Sitemap) between its user-agent lines, which RFC 9309 reads as one group for
+all of them.
 A URL that clients send as different request-targets (an empty query, dot segments, %2e, a
 backslash) is allowed only if every target is; the one that decided is named.
 When the group has Content-Usage rules, an allowed URL's AI usage preferences follow on a
@@ -43,7 +44,8 @@ export async function explain(args: string[]): Promise<number> {
   for (const url of positionals.slice(1)) {
     const { allowed, rule, reading } = robots.explain(url, agent);
     const usage = robots.explainContentUsage(url, agent);
-    const interleaving = rule === null ? undefined : interleavingOf(interleaved, groupOfLine(selection.lines, rule.line));
+    // With no rule matching, the agent's groups decided: one that is interleaved is why it has no other.
+    const interleaving = interleavingOf(interleaved, rule === null ? selection.lines.find((g) => interleaved.has(g)) : groupOfLine(selection.lines, rule.line));
     if (values.json) {
       const contentUsage = { usage: usage.usage, rules: usage.rules.map(({ line, path, value }) => ({ line, path, value })) };
       out += `${JSON.stringify({ url, allowed, rule, reading, contentUsage, contentSignal: signal, group: { source, lines: selection.lines }, interleaving })}\n`;
@@ -54,7 +56,7 @@ export async function explain(args: string[]): Promise<number> {
     // A URL that clients send differently: which client's request-target decided.
     const read = reading === undefined ? '' : `\t(${reading.client} reading: ${reading.path})`;
     out += `${verdict}\t${url}\t${decided}${read}\n`;
-    if (interleaving !== undefined) out += `\t${colour('yellow', `note: ${interleavingText(interleaving, 'the rule')}`)}\n`;
+    if (interleaving !== undefined) out += `\t${colour('yellow', `note: ${interleavingText(interleaving, rule === null ? 'the verdict' : 'the rule')}`)}\n`;
     if (usage.rules.length > 0) out += `\tcontent-usage: ${pairsText(usage.usage) || 'none known'}\t${usage.rules.map((r) => `${[r.path, r.value].filter((t) => t !== '').join(' ')} (line ${r.line})`).join('; ')}\n`;
   }
   await write(out);
