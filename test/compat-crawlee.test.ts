@@ -223,7 +223,7 @@ describe('examples/crawlee', () => {
   const example = new URL('examples/crawlee/', root);
   /**
    * robots.mjs as the example runs it, copied where its `robots-wasm/crawlee` resolves to this
-   * package by self-reference (the example's own package.json installs it from npm instead).
+   * package by self-reference (the example's own install packs it from the package around it).
    */
   async function loadExample(): Promise<{ siteRules: (url: string) => Promise<SiteRules>; pacing: (extendTimeout?: (ms: number) => void) => { pacer: Pacer; options: PacedNavigation }; USER_AGENT: string }> {
     const dir = new URL('build/examples/crawlee/', root);

@@ -1,17 +1,22 @@
 // The package as a consumer gets it: `npm pack`, installed into a fresh folder, then used from
 // an ES module (the README's quick start), a CommonJS file, a TypeScript "module": "nodenext"
-// CommonJS build, and an application bundled for Node that runs a RobotsPool.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// CommonJS build, and an application bundled for Node that runs a RobotsPool; and the crawlee
+// example it ships, installed with the command examples/README.md gives and run on a site.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPacked, run as runCommand } from './runtimes/packed.mjs';
 import { statedOutput } from './support/examples.js';
+import { startSites, stopSites } from './support/servers.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const examplesReadme = readFileSync(join(root, 'examples/README.md'), 'utf8');
 
 let work: string;
 let consumer: string;
@@ -150,4 +155,43 @@ describe('consumers of the installed package', () => {
     expect(readdirSync(out)).toEqual(['app.mjs']);
     expect(run(process.execPath, [join(out, 'app.mjs')], out).trim()).toBe('500 2');
   });
+});
+
+describe('examples/crawlee, as examples/README.md says to run it', () => {
+  const [, folder, install, script] = /```sh\ncd (\S+) && (npm install[^&\n]*) && node (\S+) /.exec(examplesReadme) ?? [];
+  const installed = () => join(consumer, 'node_modules/robots-wasm');
+
+  it('names files that exist wherever it is read: in the repository and in the installed package', () => {
+    const named = [...examplesReadme.matchAll(/`([\w-]+\/(?:[\w.-]+\.(?:mjs|txt|html|json))?)`/g)].map((m) => m[1]);
+    expect(named).toEqual(['crawlee/', 'crawlee/robots.mjs']);
+    for (const base of [root, installed()]) {
+      for (const file of [...named.map((f) => join('examples', f)), join(folder, script), join(folder, 'package.json')]) {
+        expect(existsSync(join(base, file)), `${base}: ${file}`).toBe(true);
+      }
+    }
+  });
+
+  it("installs with that one command, robots-wasm packed from the package around it, and crawls a site within its robots.txt", async () => {
+    expect(install).toBe('npm install --install-links');
+    const example = join(installed(), folder);
+    // The registry is asked only for what the npm cache lacks.
+    const env = { ...process.env, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    runCommand('sh', ['-c', install], { cwd: example, env });
+    const copy = join(example, 'node_modules/robots-wasm');
+    expect(lstatSync(copy).isSymbolicLink()).toBe(false);
+    expect(readdirSync(copy).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'examples', 'package.json']);
+    expect(existsSync(join(copy, 'examples/crawlee/node_modules'))).toBe(false);
+    const [site] = await startSites(1, (req, res) => {
+      if (req.url === '/robots.txt') return void res.end('User-agent: *\nDisallow: /private\n');
+      res.setHeader('content-type', 'text/html');
+      res.end(`<title>page ${req.url}</title><a href="/a">a</a> <a href="/private/x">private</a>`);
+    });
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [script, `${site.origin}/`], { cwd: example, env, encoding: 'utf8' });
+      expect(stdout).toContain(`${site.origin}/a: page /a`);
+      expect([...site.hits.keys()].sort()).toEqual(['/', '/a', '/robots.txt']);
+    } finally {
+      await stopSites([site]);
+    }
+  }, 180_000);
 });

@@ -1,4 +1,4 @@
-// A crawlee crawler that stays within robots.txt: `npm install && node crawler.mjs <start URL>`.
+// A crawlee crawler that stays within robots.txt: `npm install --install-links && node crawler.mjs <start URL>`.
 // Its requests to a site are spaced by the site's Crawl-delay (or Request-rate): crawlee's own
 // maxRequestsPerMinute caps the whole crawl's rate, and lets requests to one site bunch up.
 import { extendTimeout } from '@apify/timeout';
