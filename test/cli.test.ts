@@ -450,7 +450,7 @@ describe('robots-wasm explain and fetch: groups with lines between their user-ag
   });
 
   it('explain notes the interleaved group of the agent when no rule matches: it kept the agent from the * groups', () => {
-    // hootsuite.com's shape: Googlebot shares the first * group, so the later one's rule is not its.
+    // A real file's shape: Googlebot shares the first * group, so the later one's rule is not its.
     const file = join(tmp, 'interleaved-no-rule.txt');
     writeFileSync(file, 'User-agent: Googlebot\nNoindex: /x\nUser-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /craft/\n');
     expect(run(['explain', file, '--agent', 'Googlebot', '/craft/']).stdout).toBe(
