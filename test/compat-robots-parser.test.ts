@@ -316,7 +316,7 @@ describe('differential against robots-parser on the corpus', () => {
   });
 });
 
-// ---- The differences (listed in the README), with both answers --------------
+// ---- The differences (listed in docs/migrating.md), with both answers --------
 
 /** [ours, robots-parser's] answer of `ask` for a file. */
 function both<T>(contents: string, ask: (robot: Robot) => T): [T, T] {
@@ -332,6 +332,25 @@ describe('where RFC 9309 answers differently from robots-parser', () => {
     expect(both('User-agent: *\nDisallow: /faq\n', (r) => r.getMatchingLineNumber(page('/%66aq')))).toEqual([2, -1]);
     // Reserved characters stay as written in both: %2F is not '/'.
     expect(both('User-agent: *\nDisallow: /a%2Fb\n', (r) => r.isAllowed(page('/a/b')))).toEqual([true, true]);
+  });
+
+  it("characters robots-parser's encodeURI escapes in a pattern, which the URL keeps, match either way", () => {
+    // robots-parser's pattern holds %5B, %7C, %5E where Node's URL keeps [, |, ^ (and in the query \, {, }).
+    expect(both('User-agent: *\nDisallow: /*country[0]\n', (r) => r.isAllowed(page('/country[0]')))).toEqual([false, true]);
+    expect(both('User-agent: *\nDisallow: /*country[0]\n', (r) => r.isAllowed(page('/country%5B0%5D')))).toEqual([false, false]);
+    expect(both('User-agent: *\nDisallow: /a|b^c\n', (r) => r.isAllowed(page('/a|b^c')))).toEqual([false, true]);
+    expect(both('User-agent: *\nDisallow: /s?q={x}\n', (r) => r.isAllowed(page('/s?q={x}')))).toEqual([false, true]);
+  });
+
+  it('a $ inside a pattern also matches %24; a lone % is a literal %', () => {
+    expect(both('User-agent: *\nDisallow: /*$history\n', (r) => r.isAllowed(page('/x%24history')))).toEqual([false, true]);
+    expect(both('User-agent: *\nDisallow: /%\n', (r) => r.isAllowed(page('/%C3%A9t%C3%A9')))).toEqual([true, false]);
+    expect(both('User-agent: *\nDisallow: /%\n', (r) => r.isAllowed(page('/%25off')))).toEqual([false, false]);
+  });
+
+  it('a Unicode space around a value is part of it, where robots-parser trimmed it', () => {
+    expect(both('User-agent: *\nAllow: /\nDisallow: /members\u2002\n', (r) => r.isAllowed(page('/members')))).toEqual([true, false]);
+    expect(both('Sitemap:\u00a0 http://www.example.com/s.xml\n', (r) => r.getSitemaps())).toEqual([[], ['http://www.example.com/s.xml']]);
   });
 
   it('/robots.txt is always allowed, with no deciding line (RFC 9309 2.2.2)', () => {
