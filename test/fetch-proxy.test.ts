@@ -133,6 +133,12 @@ describe('fetchRobotsTxt through an HTTP proxy', () => {
     }
   });
 
+  it('an https: proxy is spoken to over TLS, verified: one with an untrusted certificate is unreachable', async () => {
+    const r = await fetchRobotsTxt(a.origin, { proxyUrl: secure.origin });
+    expect([r.status, r.robots.isAllowed('/public', 'Bot'), a.hits.size]).toEqual(['unreachable', false, 0]);
+    expect(r.error).toMatch(/self[- ]signed certificate/);
+  });
+
   it('a CONNECT the proxy refuses fails closed, whatever its status', async () => {
     for (const status of [403, 407, 502]) {
       proxy.refuse = status;
