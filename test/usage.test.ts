@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DisplayString, parseDictionary as referenceDictionary, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { combineUsage, urlControls, USAGE_CATEGORIES, type UsagePreferences } from '../src/index.js';
+import { combineUsage, MAX_UNKNOWN_LABELS, urlControls, USAGE_CATEGORIES, type UsagePreferences } from '../src/index.js';
 import { parseDictionary, type BareItem, type DictionaryValue } from '../src/fields/structured.js';
 import { applyParents, readUsage, USAGE_VOCABULARY } from '../src/fields/usage.js';
 import { pick, rng, type Rng } from './support/random.js';
@@ -131,6 +131,13 @@ describe('urlControls: the Content-Usage header', () => {
 
   it('labels the vocabulary does not know are kept as written, for any agent', () => {
     expect(usage({ 'content-usage': 'train-ai=n, infer-user=y, ai-input=?0' })).toEqual({ 'train-ai': 'n', 'infer-user': 'y', 'ai-input': '?0' });
+  });
+
+  it('a field of 20,000 unknown labels keeps MAX_UNKNOWN_LABELS of them, and every known one', () => {
+    const labels = Array.from({ length: 20_000 }, (_, i) => `l${i}=n`).join(', ');
+    const got = usage({ 'content-usage': `${labels}, search=n` }, 1 << 20);
+    expect(Object.keys(got)).toEqual(['search', ...Array.from({ length: MAX_UNKNOWN_LABELS }, (_, i) => `l${i}`)]);
+    expect(got).toMatchObject({ search: 'n', l0: 'n', [`l${MAX_UNKNOWN_LABELS - 1}`]: 'n' });
   });
 
   it('no header, or one that states nothing: {}', () => {
