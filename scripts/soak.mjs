@@ -22,6 +22,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { RobotsTxt, setTableBudget, wasmMemoryStats } from '../dist/index.js';
 import { random } from './corpus-check.mjs';
 
@@ -109,10 +110,12 @@ function checkFile(i, body, release) {
 /**
  * Runs the scenario (`release`: one of RELEASE_MODES; `budget`: a table budget to set first)
  * and returns a sample per `every` files: { files, wasmBytes, usedBytes, liveBlocks, freeBlocks, tableBytes,
- * residentTables, evictions, rssBytes, heapBytes, seconds }. Throws on a wrong verdict.
- * @param {{ files?: number, keep?: number, every?: number, seed?: number, release?: string, budget?: number, onSample?: (sample: any) => void }} [options]
+ * residentTables, evictions, rssBytes, heapBytes, youngBytes, liveHeapBytes, seconds }. Throws on a wrong verdict.
+ * `collect`, a full garbage collection (global.gc), runs before each sample: then `liveHeapBytes`
+ * (the JS heap still reachable) is what a leak of JS objects would grow.
+ * @param {{ files?: number, keep?: number, every?: number, seed?: number, release?: string, budget?: number, collect?: () => void, onSample?: (sample: any) => void }} [options]
  */
-export async function soak({ files = 1_000_000, keep = 1000, every = 100_000, seed = 1, release = 'mixed', budget, onSample = () => {} } = {}) {
+export async function soak({ files = 1_000_000, keep = 1000, every = 100_000, seed = 1, release = 'mixed', budget, collect, onSample = () => {} } = {}) {
   if (!RELEASE_MODES.includes(release)) throw new Error(`soak: unknown release mode ${release}`);
   if (budget !== undefined) setTableBudget(budget);
   const bases = baseFiles();
@@ -130,17 +133,25 @@ export async function soak({ files = 1_000_000, keep = 1000, every = 100_000, se
       if (i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
     }
     if ((i + 1) % every === 0) {
+      collect?.();
       const stats = wasmMemoryStats();
+      const js = process.memoryUsage();
       const sample = {
         files: i + 1, wasmBytes: stats.memoryBytes, usedBytes: stats.usedBytes, liveBlocks: stats.liveBlocks, freeBlocks: stats.freeBlocks,
         tableBytes: stats.tableBytes, residentTables: stats.residentTables, evictions: stats.evictions,
-        rssBytes: process.memoryUsage.rss(), heapBytes: process.memoryUsage().heapUsed, seconds: (performance.now() - started) / 1000,
+        rssBytes: js.rss, heapBytes: js.heapUsed, youngBytes: youngGenerationBytes(), liveHeapBytes: collect === undefined ? undefined : js.heapUsed,
+        seconds: (performance.now() - started) / 1000,
       };
       samples.push(sample);
       onSample(sample);
     }
   }
   return samples;
+}
+
+/** Bytes V8's young generation holds: V8 sizes it itself, larger from Node 24 on, and RSS moves with it. */
+function youngGenerationBytes() {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
 }
 
 /**
