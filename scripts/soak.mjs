@@ -182,15 +182,17 @@ function mb(bytes) {
 function printSample(s) {
   console.log(
     `${String(s.files).padEnd(10)} | ${mb(s.wasmBytes).padStart(8)} MB | ${mb(s.usedBytes).padStart(6)} MB | ${String(s.freeBlocks).padStart(11)} | ${mb(s.tableBytes).padStart(6)} MB | ` +
-      `${String(s.residentTables).padStart(7)} | ${String(s.evictions).padStart(9)} | ${mb(s.rssBytes).padStart(6)} MB | ${mb(s.heapBytes).padStart(5)} MB | ${s.seconds.toFixed(0)}`,
+      `${String(s.residentTables).padStart(7)} | ${String(s.evictions).padStart(9)} | ${mb(s.rssBytes).padStart(6)} MB | ${mb(s.youngBytes).padStart(6)} MB | ` +
+      `${(s.liveHeapBytes === undefined ? '-' : mb(s.liveHeapBytes)).padStart(5)} MB | ${s.seconds.toFixed(0)}`,
   );
 }
 
 /** One mode in this process; returns whether it passed. */
 async function runMode({ files, keep, every, release, budget }) {
   console.log(`soak: ${files.toLocaleString('en')} files, released by ${release}${RING_MODES.includes(release) ? ` (the last ${keep} matchers kept)` : ''}, table budget ${mb(budget)} MB`);
-  console.log('files      | wasm memory | in use    | free blocks | tables    | resident | evictions | RSS       | JS heap  | seconds');
-  const samples = await soak({ files, keep, every, release, budget, onSample: printSample });
+  console.log('files      | wasm memory | in use    | free blocks | tables    | resident | evictions | RSS       | young gen | live heap | seconds');
+  // npm run soak gives node --expose-gc: the live heap is read after a full collection.
+  const samples = await soak({ files, keep, every, release, budget, collect: globalThis.gc, onSample: printSample });
   const problems = soakProblems(samples, release, budget);
   for (const problem of problems) console.log(`FAIL ${release}: ${problem}`);
   return problems.length === 0;
@@ -211,7 +213,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const mode of ['mixed', 'none', 'drop-matcher']) {
       const args = [fileURLToPath(import.meta.url), '--release', mode, ...Object.entries(options).flatMap(([k, v]) => [`--${k}`, String(v)])];
       try {
-        execFileSync(process.execPath, args, { stdio: 'inherit' });
+        execFileSync(process.execPath, ['--expose-gc', ...args], { stdio: 'inherit' });
       } catch {
         failed++;
       }
