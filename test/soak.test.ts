@@ -57,7 +57,7 @@ describe('memory over a crawler lifetime, keeping the last 1,000 matchers', () =
     expect(last.wasmBytes).toBeLessThan(3 * last.usedBytes + (8 << 20));
     // What the JS heap still holds after a full collection (the kept matchers) stays put: a
     // leaked object of a few hundred bytes per file would add megabytes here.
-    expect(Math.abs(last.liveHeapBytes - warm.liveHeapBytes)).toBeLessThan(2 * 2 ** 20);
+    expect(Math.abs(last.liveHeapBytes! - warm.liveHeapBytes!)).toBeLessThan(2 * 2 ** 20);
     // RSS also carries V8's young generation, which V8 sizes as it likes (up to four times
     // larger from Node 24 on): beside it, RSS stops growing too.
     const outsideYoung = (s: (typeof samples)[number]) => s.rssBytes - s.youngBytes;
