@@ -381,6 +381,22 @@ describe('Pacer: pacers sharing a store pace each origin together', () => {
     expect(p.stats().unshared).toBe(4);
   });
 
+  it('a slow ledger is no wait: only starts the spacing held back count as waits', async () => {
+    const rec = await site('User-agent: *\nCrawl-delay: 0.2\n');
+    class SlowLedger extends MemoryStore {
+      override async reserveSlot(key: string, slot: string, request: SlotRequest): Promise<SlotReply> {
+        await sleep(30);
+        return super.reserveSlot(key, slot, request);
+      }
+    }
+    const [p] = fleet(1, new SlowLedger());
+    await sequential(p, rec, 3);
+    // The first start waited for the ledger's answer, not for the spacing; the two after it
+    // were held back by the Crawl-delay.
+    expect([p.stats().acquired, p.stats().waits]).toEqual([3, 2]);
+    for (const gap of gaps(rec.starts)) expect(gap).toBeGreaterThanOrEqual(200 - SLACK_MS);
+  });
+
   it('a store asking absurd waits is held to the longest wait a pacer asks', async () => {
     const rec = await site('User-agent: *\n');
     class ForgedLedger extends MemoryStore {

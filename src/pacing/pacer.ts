@@ -65,7 +65,7 @@ export type PacerOutcome = { status: number; headers?: HeadersInput } | { error:
 export interface PacerCounts {
   /** Slots given out. */
   acquired: number;
-  /** Slots given out after a wait of a millisecond or more (spacing, a pause, a full origin or a closed window; fetching robots.txt is not counted). */
+  /** Slots given out after being held back (by the spacing, a pause, a full origin or a closed window; fetching robots.txt or asking the fleet's ledger is no wait). */
   waits: number;
   /** The ms those waits took, summed. */
   waitedMs: number;
@@ -132,6 +132,8 @@ interface Waiter {
   since: number;
   /** In its origin's queue still: not started, aborted or skipped. */
   queued: boolean;
+  /** Held back by the spacing, a window, a pause or the concurrency: its start is a wait. */
+  heldBack: boolean;
   /** The spacing its start sets, once robots.txt was read. */
   delayMs: number | undefined;
   /** Its name in the fleet's ledger, once it asked there: the same each time it asks, so that it keeps its place in line. */
@@ -341,7 +343,7 @@ export class Pacer {
     const now = this.#startsNow(origin);
     if (now !== undefined) return Promise.resolve(now);
     return new Promise<PacerSlot>((resolve, reject) => {
-      const waiter: Waiter = { since: performance.now(), queued: true, delayMs: undefined, slot: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { since: performance.now(), queued: true, heldBack: false, delayMs: undefined, slot: undefined, windows: undefined, resolve, reject, signal, onAbort: undefined };
       const queue = this.#queueOf(origin);
       queue.waiters.push(waiter);
       if (signal !== undefined) {
@@ -467,6 +469,7 @@ export class Pacer {
       const now = Date.now();
       const at = Math.max(this.#schedule.startAt(origin), now + msUntilOpen(head.windows, now));
       if (at > now) {
+        head.heldBack = true;
         q.timer = setTimeout(() => this.#pump(origin), Math.min(at - now, MAX_TIMEOUT_MS));
         return;
       }
@@ -479,6 +482,7 @@ export class Pacer {
       if (this.#link !== undefined) this.#count(q, 'unshared');
       this.#start(origin, q, head, now, undefined);
     }
+    if (q.waiters.length > 0 && q.held >= this.#o.maxConcurrent) q.waiters[0].heldBack = true;
     if (q.reservation === undefined) this.#forgetIfIdle(q);
   }
 
@@ -510,8 +514,9 @@ export class Pacer {
     const wait = Math.min(Math.max(0, reply.waitMs), this.#maxWaitMs);
     const arrived = performance.now();
     reservation.dueAt = arrived + wait - this.#lagOf(reply, arrived);
-    if (reservation.dueAt <= arrived) this.#startReserved(origin, q);
-    else reservation.timer = setTimeout(() => this.#startReserved(origin, q), reservation.dueAt - arrived);
+    if (reservation.dueAt <= arrived) return this.#startReserved(origin, q);
+    head.heldBack = true;
+    reservation.timer = setTimeout(() => this.#startReserved(origin, q), reservation.dueAt - arrived);
   }
 
   /**
@@ -520,6 +525,7 @@ export class Pacer {
    */
   #comeBackAtTurn(origin: string, q: OriginQueue, head: Waiter, reply: SlotReply): void {
     q.reservation = undefined;
+    head.heldBack = true;
     const early = Math.min(EARLY_MS, head.delayMs! / 5) + this.#lagOf(reply, performance.now());
     const wait = reply.waitMs > 0 ? Math.max(0, Math.min(reply.waitMs, this.#maxWaitMs) - early) : q.pollMs;
     q.pollMs = reply.waitMs > 0 ? FIRST_POLL_MS : Math.min(q.pollMs * 2, MAX_POLL_MS);
@@ -575,8 +581,9 @@ export class Pacer {
   /** Gives `waiter` its slot, started `now`; `shared`: its slot in the fleet's ledger. */
   #start(origin: string, q: OriginQueue, waiter: Waiter, now: number, shared: Shared | undefined): void {
     if (waiter.onAbort !== undefined) waiter.signal!.removeEventListener('abort', waiter.onAbort);
-    // A start in the pass that found robots.txt read took microseconds: only a millisecond or more is a wait.
-    waiter.resolve(this.#grant(origin, q, waiter.delayMs!, now, Math.floor(performance.now() - waiter.since), shared));
+    // Only a start held back is a wait: the time robots.txt took to read, or a busy event loop, is none.
+    const waited = waiter.heldBack ? Math.max(1, Math.floor(performance.now() - waiter.since)) : 0;
+    waiter.resolve(this.#grant(origin, q, waiter.delayMs!, now, waited, shared));
   }
 
   /** A slot of `origin` started `now`, after `waited` ms, setting the next start `delayMs` later; `shared`: its slot in the fleet's ledger. */
