@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsTxt } from '../dist/index.js';
 import { headerLine, recordLine } from '../dist/cli/cache-records.js';
-import { serve, startSites, stopSites, type Site } from './support/servers.js';
+import { refusedOrigin, serve, startSites, stopSites, type Site } from './support/servers.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const RSS = join(import.meta.dirname, 'support', 'report-rss.mjs');
@@ -195,8 +195,7 @@ describe('robots-wasm check', () => {
   });
 
   it('a robots.txt URL that is unreachable disallows everything, and says so', async () => {
-    const [gone] = await startSites(1, serve(''));
-    await stopSites([gone]);
+    const gone = { origin: await refusedOrigin() };
     const r = await runAsync(['check', `${gone.origin}/robots.txt`, '--agent', 'x', '--strict', URLS]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^robots-wasm: ${gone.origin}: robots.txt unreachable \\(connect ECONNREFUSED [\\d.:]+\\): everything is disallowed\n$`));
@@ -504,8 +503,7 @@ describe('robots-wasm explain and fetch: groups with lines between their user-ag
 
 describe('robots-wasm filter and fetch: reports, order, bytes', () => {
   it('fetch exits 1 when the origin is unreachable, 0 when unavailable', async () => {
-    const [gone] = await startSites(1, serve(''));
-    await stopSites([gone]);
+    const gone = { origin: await refusedOrigin() };
     const json = await runAsync(['fetch', gone.origin, '--agent', 'x', '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 'unreachable', error: `connect ECONNREFUSED ${new URL(gone.origin).host}` });
@@ -516,9 +514,9 @@ describe('robots-wasm filter and fetch: reports, order, bytes', () => {
   });
 
   it('filter and check <URL> name each unreachable or unavailable origin once on stderr, with the reason', async () => {
-    const [down, missing, gone] = await startSites(3, serve('', {}, 503));
+    const [down, missing] = await startSites(2, serve('', {}, 503));
     missing.handler = serve('', {}, 404);
-    await stopSites([gone]);
+    const gone = { origin: await refusedOrigin() };
     const ok = sites[0];
     ok.handler = serve('User-agent: *\nDisallow: /private\n');
     const lines = [ok, down, missing, gone, ok, down, missing, gone].flatMap((s) => [`${s.origin}/a`, `${s.origin}/private/b`]);

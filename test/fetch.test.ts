@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRobotsTxt, RobotsCache } from '../src/index.js';
 import { freshnessMs } from '../src/fetch/freshness.js';
 import { originOf } from '../src/fetch/origin.js';
-import { serve, startSites, stopSites, type Site } from './support/servers.js';
+import { refusedOrigin, serve, startSites, stopSites, type Site } from './support/servers.js';
 
 let sites: Site[] = [];
 let a: Site;
@@ -263,8 +263,7 @@ describe('fetchRobotsTxt: unavailable and unreachable (RFC 9309 2.3.1.3, 2.3.1.4
   });
 
   it('a refused connection is unreachable at once, not retried', async () => {
-    const [gone] = await startSites(1, serve(RULES));
-    await stopSites([gone]);
+    const gone = { origin: await refusedOrigin() };
     let calls = 0;
     const counting: typeof fetch = (input, init) => {
       calls++;

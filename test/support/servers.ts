@@ -2,7 +2,7 @@
 // answers through a handler the test gives it, and counts the requests it received. A proxy
 // forwards requests to them, and a TLS server serves a self-signed certificate.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
@@ -50,6 +50,32 @@ export async function stopSites(sites: { server: Server }[]): Promise<void> {
       site.server.close(() => resolve());
     })),
   );
+}
+
+/**
+ * An origin on 127.0.0.1 that refuses connections: a closed port below the range the kernel
+ * hands out for listen(0). A stopped server's port is no such origin, since a server another
+ * test file starts meanwhile (test files run in parallel) can be given it.
+ */
+export async function refusedOrigin(): Promise<string> {
+  const range = existsSync('/proc/sys/net/ipv4/ip_local_port_range') ? readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8') : '';
+  const lowest = Number(/^\s*(\d+)/.exec(range)?.[1] ?? 32768);
+  for (let port = lowest - 1; port > lowest - 200; port--) {
+    if (await refuses(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('refusedOrigin: no closed port below the ephemeral range');
+}
+
+/** Whether a connection to 127.0.0.1:`port` is refused. */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 /** A handler that serves `body` for /robots.txt (with `headers`) and 404 elsewhere. */
