@@ -195,3 +195,13 @@ describe('examples/crawlee, as examples/README.md says to run it', () => {
     }
   }, 180_000);
 });
+
+describe('engines', () => {
+  it('names Node 20 and exactly the lines npm run test:node runs the suite on', () => {
+    const engines: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
+    const script = readFileSync(join(root, 'scripts/test-node.mjs'), 'utf8');
+    const lines = JSON.parse(/const LINES = (\[[^\]]*\])/.exec(script)![1].replaceAll("'", '"')) as string[];
+    const majors = engines.split('||').map((range) => /\^(\d+)\./.exec(range.trim())?.[1]);
+    expect(majors).toEqual(['20', ...lines]);
+  });
+});
